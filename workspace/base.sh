@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Fetch Debian's linux-source-7.3, unpack it once under build/ and turn it
+# into a pristine git repository with a single commit.  Also fetch the
+# foreign-architecture guest userspace (busybox-static:arm64) and build
+# sparse from Debian sid's source package (bookworm's 0.6.4 is too old for
+# 7.3 and kbuild would silently check nothing).
+set -euo pipefail
+
+BUILD=${BUILD:-build}
+BUILD=$(realpath -m "$BUILD")
+DL=$BUILD/dl
+BASE=$BUILD/base
+mkdir -p "$DL"
+
+msg() { printf 'base: %s\n' "$*"; }
+
+fetch_deb() {	# package[:arch] -> path of the .deb in $DL
+	local pkg=$1 name f
+	name=${pkg%%:*}
+	f=$(ls "$DL"/"${name}"_*"${pkg#"$name"}"*.deb 2>/dev/null | head -1 || true)
+	case $pkg in *:arm64) f=$(ls "$DL"/"${name}"_*_arm64.deb 2>/dev/null | head -1 || true) ;; esac
+	if [ -z "$f" ]; then
+		(cd "$DL" && apt-get download -qq "$pkg" >/dev/null)
+		case $pkg in
+		*:arm64) f=$(ls "$DL"/"${name}"_*_arm64.deb | head -1) ;;
+		*) f=$(ls "$DL"/"${name}"_*.deb | head -1) ;;
+		esac
+	fi
+	echo "$f"
+}
+
+# --- kernel source -----------------------------------------------------
+if [ ! -f "$BASE/.pristine" ]; then
+	deb=$(fetch_deb linux-source-7.3)
+	msg "unpacking $(basename "$deb")"
+	rm -rf "$BASE" "$DL/linux-source"
+	dpkg-deb -x "$deb" "$DL/linux-source"
+	tarball=$(ls "$DL"/linux-source/usr/src/linux-source-7.3.tar.* | head -1)
+	mkdir -p "$BASE"
+	tar -xf "$tarball" -C "$BASE" --strip-components=1
+	rm -rf "$DL/linux-source"
+	ver=$(dpkg-deb -f "$deb" Version)
+	(
+		cd "$BASE"
+		git init -q -b base
+		git config user.name "pgtable_batch workspace"
+		git config user.email "pgtable-batch@localhost"
+		git config core.autocrlf false
+		git add -A -f .
+		git commit -q -m "Linux $(make -s kernelversion) (Debian linux-source-7.3 $ver)"
+		git tag pristine
+	)
+	echo "$ver" >"$BASE/.pristine"
+fi
+msg "Linux $(make -s -C "$BASE" kernelversion) from Debian linux-source-7.3 $(cat "$BASE/.pristine")"
+
+# --- arm64 busybox for the guests ----------------------------------------
+BB=$BUILD/busybox
+if [ ! -x "$BB/arm64/busybox" ]; then
+	deb=$(fetch_deb busybox-static:arm64)
+	rm -rf "$BB/arm64.x" && mkdir -p "$BB/arm64"
+	dpkg-deb -x "$deb" "$BB/arm64.x"
+	cp "$BB/arm64.x/bin/busybox" "$BB/arm64/busybox"
+	rm -rf "$BB/arm64.x"
+fi
+if [ ! -x "$BB/x86_64/busybox" ]; then
+	mkdir -p "$BB/x86_64"
+	cp /bin/busybox "$BB/x86_64/busybox"
+fi
+
+# --- sparse --------------------------------------------------------------
+SP=$BUILD/sparse
+if [ ! -x "$SP/bin/sparse" ]; then
+	msg "building sparse from Debian sid's source package"
+	rm -rf "$SP" && mkdir -p "$SP/src"
+	(cd "$SP/src" && apt-get source -qq --download-only sparse >/dev/null)
+	tarball=$(ls "$SP"/src/sparse_*.orig.tar.* | head -1)
+	tar -xf "$tarball" -C "$SP/src"
+	srcdir=$(find "$SP/src" -mindepth 1 -maxdepth 1 -type d | head -1)
+	make -s -C "$srcdir" -j"$(nproc)" PREFIX="$SP" install >/dev/null 2>&1 ||
+		make -C "$srcdir" -j"$(nproc)" PREFIX="$SP" install
+fi
+msg "sparse $("$SP/bin/sparse" --version)"
