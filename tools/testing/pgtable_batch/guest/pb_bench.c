@@ -1,0 +1,605 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pb_bench - time the unmapping of anonymous large folios.
+ *
+ * Each subcommand reproduces one of the microbenchmarks quoted in the
+ * postings that introduced batched unmapping of large folios:
+ *
+ *   pageout  mmap, memset(0), time madvise(MADV_PAGEOUT) (256 MiB)
+ *   lazyfree mmap, memset(1), madvise(MADV_FREE), time
+ *            madvise(MADV_PAGEOUT) (128 MiB)
+ *   madvfree mmap, memset(1), time madvise(MADV_FREE) (1 GiB)
+ *   munmap   mmap, memset(1), time munmap() of PTE-mapped folios (1 GiB)
+ *   mixed    mmap, memset(0), fork(), the child exits, the parent rewrites
+ *            one page per folio so that every folio mixes AnonExclusive
+ *            and shared-looking pages, time madvise(MADV_PAGEOUT) (256 MiB)
+ *
+ * The folio size is chosen by the caller through the sysfs mTHP controls
+ * (-s only names the size to account for).  For every timed run one line
+ *
+ *   PB-SAMPLE {"bench":...,"size_kb":...,"run":...,"warmup":...,"ns":...}
+ *
+ * is printed, carrying the deltas over the timed region of the per-size
+ * mTHP statistics and of the /proc/vmstat events that show which path ran,
+ * plus "setup_" deltas over the population of the region (folio
+ * allocations, PMD splits).  Results are reported as KTAP.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest.h"
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+#ifndef MADV_FREE
+#define MADV_FREE 8
+#endif
+#ifndef MADV_HUGEPAGE
+#define MADV_HUGEPAGE 14
+#endif
+
+#define THP_SYSFS	"/sys/kernel/mm/transparent_hugepage"
+#define PATTERN_MAGIC	0x5042424e43480000ULL	/* "PBBNCH" */
+
+enum bench_kind {
+	BENCH_PAGEOUT,
+	BENCH_LAZYFREE,
+	BENCH_MADVFREE,
+	BENCH_MUNMAP,
+	BENCH_MIXED,
+};
+
+struct bench_desc {
+	const char *name;
+	enum bench_kind kind;
+	unsigned long default_mib;
+	int fill;		/* memset() value of the seed program */
+	bool pte_map_pmd;	/* PTE-map PMD-sized folios by default */
+};
+
+static const struct bench_desc benches[] = {
+	{ "pageout",	BENCH_PAGEOUT,	256,  0, false },
+	{ "lazyfree",	BENCH_LAZYFREE,	128,  1, false },
+	{ "madvfree",	BENCH_MADVFREE,	1024, 1, false },
+	{ "munmap",	BENCH_MUNMAP,	1024, 1, true },
+	{ "mixed",	BENCH_MIXED,	256,  0, false },
+};
+
+/* Events from /proc/vmstat; the nr_tlb_* ones exist with DEBUG_TLBFLUSH. */
+static const char * const vmstat_keys[] = {
+	"pswpout", "pswpin", "thp_swpout", "thp_swpout_fallback",
+	"pglazyfree", "pglazyfreed", "thp_split_pmd", "thp_split_page",
+	"thp_deferred_split_page",
+	"nr_tlb_remote_flush", "nr_tlb_remote_flush_received",
+	"nr_tlb_local_flush_all", "nr_tlb_local_flush_one",
+};
+#define NR_VMSTAT ARRAY_SIZE(vmstat_keys)
+
+/* Per-size statistics under hugepages-<size>kB/stats/. */
+static const char * const mthp_keys[] = {
+	"swpout", "swpout_fallback", "split_deferred", "split",
+	"split_failed", "anon_fault_alloc", "anon_fault_fallback",
+	"nr_anon", "nr_anon_partially_mapped",
+};
+#define NR_MTHP ARRAY_SIZE(mthp_keys)
+
+/* The statistics also reported over the setup ("setup_" prefix). */
+static const bool mthp_setup[NR_MTHP] = {
+	[2] = true, [3] = true, [5] = true, [6] = true,
+};
+
+struct counters {
+	long long vm[NR_VMSTAT];
+	long long mthp[NR_MTHP];
+};
+
+static bool vm_present[NR_VMSTAT];
+static bool mthp_present[NR_MTHP];
+static char mthp_dir[128];
+static size_t page_size;
+
+struct options {
+	const struct bench_desc *bench;
+	unsigned long size_kb;
+	unsigned long mib;
+	int runs;
+	int warmups;
+	bool pte_map_pmd;
+	bool madv_hugepage;
+	bool verify;
+};
+
+static long long read_ll(const char *path, bool *ok)
+{
+	long long val = 0;
+	FILE *f = fopen(path, "r");
+
+	*ok = false;
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lld", &val) == 1)
+		*ok = true;
+	fclose(f);
+	return val;
+}
+
+static void read_vmstat(long long *vals, bool *present)
+{
+	char key[64];
+	long long val;
+	FILE *f = fopen("/proc/vmstat", "r");
+	size_t i;
+
+	for (i = 0; i < NR_VMSTAT; i++) {
+		vals[i] = 0;
+		if (present)
+			present[i] = false;
+	}
+	if (!f)
+		return;
+	while (fscanf(f, "%63s %lld", key, &val) == 2) {
+		for (i = 0; i < NR_VMSTAT; i++) {
+			if (strcmp(key, vmstat_keys[i]))
+				continue;
+			vals[i] = val;
+			if (present)
+				present[i] = true;
+		}
+	}
+	fclose(f);
+}
+
+static void snapshot(struct counters *c)
+{
+	char path[256];
+	bool ok;
+	size_t i;
+
+	read_vmstat(c->vm, NULL);
+	for (i = 0; i < NR_MTHP; i++) {
+		c->mthp[i] = 0;
+		if (!mthp_present[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/stats/%s", mthp_dir,
+			 mthp_keys[i]);
+		c->mthp[i] = read_ll(path, &ok);
+	}
+}
+
+static void probe_counters(unsigned long size_kb)
+{
+	long long vals[NR_VMSTAT];
+	char path[256];
+	bool ok;
+	size_t i;
+
+	read_vmstat(vals, vm_present);
+	mthp_dir[0] = '\0';
+	if (size_kb * 1024 == page_size)
+		return;
+	snprintf(mthp_dir, sizeof(mthp_dir), THP_SYSFS "/hugepages-%lukB",
+		 size_kb);
+	for (i = 0; i < NR_MTHP; i++) {
+		snprintf(path, sizeof(path), "%s/stats/%s", mthp_dir,
+			 mthp_keys[i]);
+		read_ll(path, &ok);
+		mthp_present[i] = ok;
+	}
+}
+
+/* Return the bracketed word of a sysfs policy file, or "" if unreadable. */
+static void read_policy(const char *path, char *buf, size_t len)
+{
+	char line[256], *open, *close;
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(line, sizeof(line), f)) {
+		open = strchr(line, '[');
+		close = open ? strchr(open, ']') : NULL;
+		if (open && close) {
+			*close = '\0';
+			snprintf(buf, len, "%s", open + 1);
+		}
+	}
+	fclose(f);
+}
+
+static long long meminfo_kb(const char *key)
+{
+	char name[64];
+	long long val;
+	FILE *f = fopen("/proc/meminfo", "r");
+	long long ret = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld kB", name, &val) == 2) {
+		if (!strncmp(name, key, strlen(key)) &&
+		    name[strlen(key)] == ':') {
+			ret = val;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+static unsigned long pmd_size(void)
+{
+	bool ok;
+	long long v = read_ll(THP_SYSFS "/hpage_pmd_size", &ok);
+
+	return ok && v > 0 ? (unsigned long)v : 2UL << 20;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * Map @len bytes aligned to @align so that every folio of the chosen size
+ * lies entirely inside the VMA and no folio straddles a page table.
+ */
+static char *map_aligned(size_t len, size_t align)
+{
+	size_t total = len + align;
+	uintptr_t raw, start;
+	void *p;
+
+	p = mmap(NULL, total, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	raw = (uintptr_t)p;
+	start = (raw + align - 1) & ~(uintptr_t)(align - 1);
+	if (start > raw)
+		munmap(p, start - raw);
+	if (raw + total > start + len)
+		munmap((void *)(start + len), raw + total - (start + len));
+	return (char *)start;
+}
+
+static void populate(char *p, size_t len, int fill, bool pattern)
+{
+	size_t off;
+
+	memset(p, fill, len);
+	if (!pattern)
+		return;
+	for (off = 0; off < len; off += page_size)
+		*(volatile uint64_t *)(p + off) = PATTERN_MAGIC ^ off;
+}
+
+/* The page of folio @i rewritten by the mixed workload. */
+static size_t mixed_page(size_t i, size_t folio_bytes)
+{
+	size_t pages = folio_bytes / page_size;
+
+	return i * folio_bytes + (i % pages) * page_size;
+}
+
+static int verify(const char *p, size_t len, size_t folio_bytes, bool mixed)
+{
+	size_t off, i, bad = 0;
+	uint64_t want;
+
+	for (off = 0; off < len; off += page_size) {
+		want = PATTERN_MAGIC ^ off;
+		if (*(const volatile uint64_t *)(p + off) != want) {
+			if (!bad)
+				ksft_print_msg("page at +%zu: %#" PRIx64 " != %#" PRIx64 "\n",
+					       off, *(const uint64_t *)(p + off), want);
+			bad++;
+		}
+	}
+	if (mixed) {
+		for (i = 0; i < len / folio_bytes; i++) {
+			off = mixed_page(i, folio_bytes);
+			if (*(const volatile uint64_t *)(p + off + 8) != ~(uint64_t)off) {
+				if (!bad)
+					ksft_print_msg("rewritten page at +%zu lost its data\n",
+						       off);
+				bad++;
+			}
+		}
+	}
+	return bad ? -1 : 0;
+}
+
+/* Turn the PMD mappings of PMD-sized folios into PTE mappings. */
+static int pte_map(char *p, size_t len)
+{
+	size_t pmd = pmd_size(), off;
+
+	for (off = 0; off < len; off += pmd) {
+		if (mprotect(p + off, page_size, PROT_READ))
+			return -1;
+		if (mprotect(p + off, page_size, PROT_READ | PROT_WRITE))
+			return -1;
+	}
+	return 0;
+}
+
+static void print_sample(const struct options *o, int run, bool warmup,
+			 uint64_t ns, const struct counters *s0,
+			 const struct counters *s1, const struct counters *t0,
+			 const struct counters *t1)
+{
+	size_t len = (size_t)o->mib << 20;
+	size_t i;
+
+	printf("PB-SAMPLE {\"bench\":\"%s\",\"size_kb\":%lu,\"mib\":%lu,"
+	       "\"run\":%d,\"warmup\":%d,\"ns\":%" PRIu64 ",\"folios\":%zu,"
+	       "\"pages\":%zu,\"swap_kb\":%lld",
+	       o->bench->name, o->size_kb, o->mib, run, warmup ? 1 : 0, ns,
+	       len / (o->size_kb * 1024), len / page_size,
+	       meminfo_kb("SwapTotal"));
+	for (i = 0; i < NR_MTHP; i++)
+		if (mthp_present[i])
+			printf(",\"%s\":%lld", mthp_keys[i],
+			       t1->mthp[i] - t0->mthp[i]);
+	for (i = 0; i < NR_VMSTAT; i++)
+		if (vm_present[i])
+			printf(",\"%s\":%lld", vmstat_keys[i],
+			       t1->vm[i] - t0->vm[i]);
+	for (i = 0; i < NR_MTHP; i++)
+		if (mthp_present[i] && mthp_setup[i])
+			printf(",\"setup_%s\":%lld", mthp_keys[i],
+			       s1->mthp[i] - s0->mthp[i]);
+	for (i = 0; i < NR_VMSTAT; i++)
+		if (vm_present[i] && !strcmp(vmstat_keys[i], "thp_split_pmd"))
+			printf(",\"setup_%s\":%lld", vmstat_keys[i],
+			       s1->vm[i] - s0->vm[i]);
+	printf("}\n");
+	fflush(stdout);
+}
+
+/* One timed run; returns the time of the timed region in ns, or 0. */
+static uint64_t run_once(const struct options *o, int run, bool warmup)
+{
+	enum bench_kind kind = o->bench->kind;
+	size_t len = (size_t)o->mib << 20;
+	size_t folio_bytes = o->size_kb * 1024;
+	size_t align = folio_bytes > pmd_size() ? folio_bytes : pmd_size();
+	struct counters s0, s1, t0, t1;
+	bool mixed = kind == BENCH_MIXED;
+	uint64_t start, end;
+	size_t i;
+	char *p;
+	int ret;
+
+	p = map_aligned(len, align);
+	if (!p)
+		ksft_exit_fail_perror("mmap");
+	if (o->madv_hugepage && madvise(p, len, MADV_HUGEPAGE))
+		ksft_exit_fail_perror("madvise(MADV_HUGEPAGE)");
+
+	snapshot(&s0);
+	populate(p, len, o->bench->fill, o->verify);
+	if (o->pte_map_pmd && folio_bytes == pmd_size() && pte_map(p, len))
+		ksft_exit_fail_perror("mprotect");
+	if (mixed) {
+		pid_t pid = fork();
+		int status;
+
+		if (pid < 0)
+			ksft_exit_fail_perror("fork");
+		if (!pid)
+			_exit(0);
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+			ksft_exit_fail_msg("child did not exit cleanly\n");
+		for (i = 0; i < len / folio_bytes; i++) {
+			size_t off = mixed_page(i, folio_bytes);
+
+			*(volatile uint64_t *)(p + off + 8) = ~(uint64_t)off;
+		}
+	}
+	if (kind == BENCH_LAZYFREE && madvise(p, len, MADV_FREE))
+		ksft_exit_fail_perror("madvise(MADV_FREE)");
+	snapshot(&s1);
+
+	snapshot(&t0);
+	start = now_ns();
+	switch (kind) {
+	case BENCH_PAGEOUT:
+	case BENCH_LAZYFREE:
+	case BENCH_MIXED:
+		ret = madvise(p, len, MADV_PAGEOUT);
+		break;
+	case BENCH_MADVFREE:
+		ret = madvise(p, len, MADV_FREE);
+		break;
+	case BENCH_MUNMAP:
+		ret = munmap(p, len);
+		break;
+	default:
+		ret = -1;
+		errno = EINVAL;
+	}
+	end = now_ns();
+	snapshot(&t1);
+	if (ret)
+		ksft_exit_fail_perror(o->bench->name);
+
+	print_sample(o, run, warmup, end - start, &s0, &s1, &t0, &t1);
+
+	if (kind != BENCH_MUNMAP) {
+		if (o->verify && kind != BENCH_LAZYFREE &&
+		    kind != BENCH_MADVFREE && verify(p, len, folio_bytes, mixed))
+			ksft_exit_fail_msg("%s: data lost after the timed region\n",
+					   o->bench->name);
+		munmap(p, len);
+	}
+	return end - start;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void usage(const char *prog)
+{
+	size_t i;
+
+	fprintf(stderr,
+		"usage: %s <bench> [-s size_kb] [-m MiB] [-r runs] [-w warmups]\n"
+		"          [-p|-P] [-H] [-V]\n"
+		"  -s KB  folio size the caller enabled in sysfs (default 64;\n"
+		"         the base page size means order-0 folios)\n"
+		"  -m MiB region size (default: the seed's size)\n"
+		"  -r N   timed runs (default 10), -w N warm-up runs (default 1)\n"
+		"  -p/-P  PTE-map (-p) or keep PMD-mapped (-P) PMD-sized folios\n"
+		"  -H     madvise(MADV_HUGEPAGE) the region\n"
+		"  -V     fill every page with a pattern and check it afterwards\n"
+		"benches:", prog);
+	for (i = 0; i < ARRAY_SIZE(benches); i++)
+		fprintf(stderr, " %s", benches[i].name);
+	fprintf(stderr, "\n");
+	exit(KSFT_FAIL);
+}
+
+static void parse_args(int argc, char **argv, struct options *o)
+{
+	bool mib_set = false, map_set = false;
+	size_t i;
+	int c;
+
+	if (argc < 2)
+		usage(argv[0]);
+	memset(o, 0, sizeof(*o));
+	for (i = 0; i < ARRAY_SIZE(benches); i++)
+		if (!strcmp(argv[1], benches[i].name))
+			o->bench = &benches[i];
+	if (!o->bench)
+		usage(argv[0]);
+	o->size_kb = 64;
+	o->runs = 10;
+	o->warmups = 1;
+
+	optind = 2;
+	while ((c = getopt(argc, argv, "s:m:r:w:pPHV")) != -1) {
+		switch (c) {
+		case 's':
+			o->size_kb = strtoul(optarg, NULL, 0);
+			break;
+		case 'm':
+			o->mib = strtoul(optarg, NULL, 0);
+			mib_set = true;
+			break;
+		case 'r':
+			o->runs = atoi(optarg);
+			break;
+		case 'w':
+			o->warmups = atoi(optarg);
+			break;
+		case 'p':
+		case 'P':
+			o->pte_map_pmd = c == 'p';
+			map_set = true;
+			break;
+		case 'H':
+			o->madv_hugepage = true;
+			break;
+		case 'V':
+			o->verify = true;
+			break;
+		default:
+			usage(argv[0]);
+		}
+	}
+	if (!mib_set)
+		o->mib = o->bench->default_mib;
+	if (!map_set)
+		o->pte_map_pmd = o->bench->pte_map_pmd;
+	if (o->runs < 1 || o->warmups < 0 || !o->mib || !o->size_kb ||
+	    (o->size_kb & (o->size_kb - 1)) || o->size_kb * 1024 < page_size ||
+	    ((o->mib << 20) % (o->size_kb * 1024)))
+		usage(argv[0]);
+}
+
+int main(int argc, char **argv)
+{
+	char policy[32] = "", path[256], thp[32];
+	struct options o;
+	struct utsname u;
+	uint64_t *ns, sum = 0;
+	long long avail;
+	int i;
+
+	page_size = sysconf(_SC_PAGESIZE);
+	parse_args(argc, argv, &o);
+
+	ksft_print_header();
+	ksft_set_plan(1);
+
+	if (o.size_kb * 1024 != page_size) {
+		snprintf(path, sizeof(path), THP_SYSFS "/hugepages-%lukB/enabled",
+			 o.size_kb);
+		if (access(path, R_OK))
+			ksft_exit_skip("no %lukB mTHP size on this kernel\n",
+				       o.size_kb);
+		read_policy(path, policy, sizeof(policy));
+	}
+	read_policy(THP_SYSFS "/enabled", thp, sizeof(thp));
+	probe_counters(o.size_kb);
+
+	avail = meminfo_kb("MemAvailable");
+	if (avail >= 0 && (unsigned long long)avail < (o.mib << 10) + (64 << 10))
+		ksft_exit_skip("%lu MiB wanted, %lld kB available\n", o.mib, avail);
+
+	uname(&u);
+	printf("PB-INFO {\"prog\":\"pb_bench\",\"bench\":\"%s\",\"size_kb\":%lu,"
+	       "\"mib\":%lu,\"runs\":%d,\"warmups\":%d,\"release\":\"%s\","
+	       "\"machine\":\"%s\",\"page_size\":%zu,\"mthp_enabled\":\"%s\","
+	       "\"thp_enabled\":\"%s\",\"pte_map_pmd\":%d,\"swap_kb\":%lld}\n",
+	       o.bench->name, o.size_kb, o.mib, o.runs, o.warmups, u.release,
+	       u.machine, page_size, policy, thp, o.pte_map_pmd ? 1 : 0,
+	       meminfo_kb("SwapTotal"));
+	if (!strcmp(policy, "never"))
+		ksft_print_msg("hugepages-%lukB is disabled: folios will be smaller\n",
+			       o.size_kb);
+
+	ns = calloc(o.runs, sizeof(*ns));
+	if (!ns)
+		ksft_exit_fail_perror("calloc");
+	for (i = 0; i < o.warmups; i++)
+		run_once(&o, i, true);
+	for (i = 0; i < o.runs; i++) {
+		ns[i] = run_once(&o, i, false);
+		sum += ns[i];
+	}
+	qsort(ns, o.runs, sizeof(*ns), cmp_u64);
+	ksft_print_msg("%s %lukB %luMiB: n=%d mean %.3f ms median %.3f ms min %.3f ms max %.3f ms\n",
+		       o.bench->name, o.size_kb, o.mib, o.runs,
+		       sum / 1e6 / o.runs, ns[o.runs / 2] / 1e6, ns[0] / 1e6,
+		       ns[o.runs - 1] / 1e6);
+	ksft_test_result_pass("%s %lukB %luMiB\n", o.bench->name, o.size_kb,
+			      o.mib);
+	free(ns);
+	ksft_finished();
+}
