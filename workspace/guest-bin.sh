@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest-bin.sh ARCH TREE
+#
+# Build the static in-guest programs (tools/testing/pgtable_batch/guest)
+# into build/guest-bin/ARCH and the mm selftests into build/selftests/ARCH,
+# against the uapi headers of TREE.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$REPO/build}
+ARCH=${1:?arch}; TREE=$(realpath "${2:?tree}")
+case $ARCH in
+x86_64) KARCH=x86; CC=gcc; CROSS= ;;
+arm64) KARCH=arm64; CC=aarch64-linux-gnu-gcc; CROSS=aarch64-linux-gnu- ;;
+esac
+
+HDR=$BUILD/hdr/$ARCH
+stamp=$(git -C "$TREE" rev-parse HEAD)
+if [ "$(cat "$HDR/.stamp" 2>/dev/null)" != "$stamp" ]; then
+	rm -rf "$HDR"
+	make -s -C "$TREE" O="$BUILD/hdr/o-$ARCH" ARCH=$KARCH headers_install \
+		INSTALL_HDR_PATH="$HDR" >/dev/null
+	echo "$stamp" >"$HDR/.stamp"
+fi
+
+OUT=$BUILD/guest-bin/$ARCH
+mkdir -p "$OUT"
+make -s -C "$REPO/tools/testing/pgtable_batch/guest" CC="$CC" OUTPUT="$OUT" \
+	KSRC="$TREE" KHDR_INCLUDES="-isystem $HDR/include"
+
+if [ -x "$REPO/workspace/selftests.sh" ]; then
+	CROSS_COMPILE=$CROSS "$REPO/workspace/selftests.sh" "$ARCH" "$TREE" "$BUILD/selftests/$ARCH"
+fi

@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lint.sh TREE
+#
+# Review checks over the series in TREE (commits pristine..HEAD):
+#  - checkpatch --strict on every commit (patches, copied files and
+#    generated steps alike), zero errors and warnings;
+#  - kernel-doc -Wall on every header and C file the series adds;
+#  - sparse (C=2) and W=1 on every object the series touches, on both
+#    arches, compared with the same objects of vanilla 7.3: nothing new.
+# The sparse and W=1 checks use the kernels' O= directories
+# (build/o/<arch>-{vanilla,patched}-test), configured by make kernels.
+set -uo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$REPO/build}
+TREE=$(realpath "${1:?tree}")
+ARCHES=${ARCHES:-x86_64 arm64}
+SPARSE=$BUILD/sparse/bin/sparse
+OUT=$BUILD/lint
+mkdir -p "$OUT"
+rc=0
+
+say() { printf 'lint: %s\n' "$*"; }
+
+# --- checkpatch ------------------------------------------------------------
+# FILE_PATH_CHANGES asks whether MAINTAINERS needs an update for each new
+# file; the series adds files on purpose and carries no MAINTAINERS entry.
+n=$(git -C "$TREE" rev-list --count pristine..HEAD)
+if [ "$n" -gt 0 ]; then
+	spell=
+	[ -f /usr/share/codespell/dictionary.txt ] && spell=--codespell
+	(cd "$TREE" && scripts/checkpatch.pl --strict $spell --quiet --color=never \
+		--ignore FILE_PATH_CHANGES -g pristine..HEAD) >"$OUT/checkpatch.txt" 2>&1
+	if grep -Eq '^(ERROR|WARNING):' "$OUT/checkpatch.txt"; then
+		say "checkpatch --strict: $(grep -Ec '^(ERROR|WARNING):' "$OUT/checkpatch.txt") errors/warnings ($OUT/checkpatch.txt)"
+		grep -E -A4 '^(ERROR|WARNING):' "$OUT/checkpatch.txt" | head -40
+		rc=1
+	else
+		say "checkpatch --strict: $n commits, no errors or warnings ($(grep -c '^CHECK:' "$OUT/checkpatch.txt") CHECKs)"
+	fi
+fi
+
+# --- kernel-doc on added sources ---------------------------------------------
+added=$(git -C "$TREE" diff --name-only --diff-filter=A pristine..HEAD -- '*.h' '*.c')
+for f in $added; do
+	case $f in tools/*) continue ;; esac
+	if ! out=$(cd "$TREE" && scripts/kernel-doc -none -Wall "$f" 2>&1) || [ -n "$out" ]; then
+		say "kernel-doc: $f"; echo "$out"; rc=1
+	fi
+done
+[ -n "$added" ] && say "kernel-doc -Wall: $(echo "$added" | grep -vc '^tools/') added files checked"
+
+# --- sparse and W=1 on touched objects --------------------------------------
+# Objects to check: the .c files the series touches, plus a fixed set that
+# includes the headers it changes.
+objs_for() {	# arch
+	local f o list
+	list=$(git -C "$TREE" diff --name-only pristine..HEAD -- '*.c' | grep -v '^tools/' || true)
+	for f in $list; do
+		case $f in arch/*) case $f in arch/$1/*|arch/${1%%_64}/*) ;; *) continue ;; esac ;; esac
+		echo "${f%.c}.o"
+	done
+	echo mm/memory.o mm/rmap.o mm/swapfile.o mm/mprotect.o mm/huge_memory.o mm/madvise.o
+	[ "$1" = arm64 ] && echo arch/arm64/mm/contpte.o
+}
+
+normalize() { sed -E -e "s|$BUILD/[^ :]*/||g" -e 's/:[0-9]+:[0-9]+:/:/' -e 's/:[0-9]+:/:/' | sort -u; }
+
+if [ ! -x "$SPARSE" ]; then
+	say "sparse not built ($SPARSE): run make base"; rc=1
+fi
+for arch in $ARCHES; do
+	van=$BUILD/o/$arch-vanilla-test; pat=$BUILD/o/$arch-patched-test
+	if [ ! -f "$van/.config" ] || [ ! -f "$pat/.config" ]; then
+		say "$arch: no configured kernels (make kernels) for sparse/W=1"; rc=1; continue
+	fi
+	objs=$(objs_for "$arch" | tr ' ' '\n' | sort -u)
+	for kind in vanilla patched; do
+		src=$BUILD/base; [ $kind = patched ] && src=$TREE
+		o=$BUILD/o/$arch-$kind-test
+		# shellcheck disable=SC2086
+		for obj in $objs; do
+			[ -f "$src/${obj%.o}.c" ] || continue
+			"$REPO/workspace/kbuild.sh" "$arch" test "$src" "$o" C=2 CHECK="$SPARSE" "$obj" 2>&1
+		done >"$OUT/sparse-$arch-$kind.raw"
+		for obj in $objs; do
+			[ -f "$src/${obj%.o}.c" ] || continue
+			touch "$src/${obj%.o}.c" 2>/dev/null
+			"$REPO/workspace/kbuild.sh" "$arch" test "$src" "$o" W=1 "$obj" 2>&1
+		done >"$OUT/w1-$arch-$kind.raw"
+		# Put the objects back to the normal flags.
+		# shellcheck disable=SC2086
+		"$REPO/workspace/kbuild.sh" "$arch" test "$src" "$o" $objs >/dev/null 2>&1
+	done
+	if grep -q "sparse is not available" "$OUT/sparse-$arch-patched.raw"; then
+		say "$arch: kbuild refused sparse ($SPARSE)"; rc=1
+	fi
+	for chk in sparse w1; do
+		new=$(comm -13 <(normalize <"$OUT/$chk-$arch-vanilla.raw") <(normalize <"$OUT/$chk-$arch-patched.raw") |
+			grep -E 'warning|error' || true)
+		if [ -n "$new" ]; then
+			say "$arch $chk: new reports against vanilla:"; echo "$new"; rc=1
+		else
+			say "$arch $chk: nothing new against vanilla on $(echo $objs | wc -w) objects"
+		fi
+	done
+done
+exit $rc

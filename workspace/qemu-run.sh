@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# qemu-run.sh ARCH KERNEL INITRD PLAN LOG [TIMEOUT] [PBARGS]
+#
+# Boot KERNEL with INITRD under QEMU, run the guest plan PLAN, keep the
+# console log in LOG and judge it: the run passes when the plan ended with
+# rc=0, no KTAP line says "not ok", and the kernel printed no WARN, BUG,
+# Oops, KASAN, UBSAN or lockdep report.  Every boot has a timeout.
+#
+# The accelerator is TCG unless KVM works: on x86_64 with a usable
+# /dev/kvm a short probe boot decides once per kernel (PB_ACCEL=tcg|kvm
+# forces it).  The choice is written to LOG.accel.
+set -uo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$REPO/build}
+ARCH=${1:?arch}; KERNEL=${2:?kernel}; INITRD=${3:?initrd}; PLAN=${4:?plan}
+LOG=$(realpath -m "${5:?log}"); TIMEOUT=${6:-600}; ARGS=${7:-}
+MEM=${PB_MEM:-2G}
+
+mkdir -p "$(dirname "$LOG")"
+
+qemu_cmd() {	# accel -> the QEMU command line, one word per line
+	case $ARCH in
+	x86_64)
+		echo qemu-system-x86_64
+		echo -M; echo q35
+		if [ "$1" = kvm ]; then echo -enable-kvm; echo -cpu; echo host
+		else echo -cpu; echo qemu64; fi
+		;;
+	arm64)
+		echo qemu-system-aarch64
+		echo -M; echo virt,gic-version=3
+		echo -cpu; echo max,pauth-impdef=on
+		;;
+	esac
+}
+
+boot() {	# accel plan log timeout
+	local accel=$1 plan=$2 log=$3 t=$4 cmd console
+	case $ARCH in x86_64) console=ttyS0 ;; arm64) console=ttyAMA0 ;; esac
+	mapfile -t cmd < <(qemu_cmd "$accel")
+	timeout -k 5 "$t" "${cmd[@]}" -smp 2 -m "$MEM" -nographic -monitor none \
+		-no-reboot -kernel "$KERNEL" -initrd "$INITRD" \
+		-append "console=$console panic=-1 loglevel=7 pbplan=$plan pbargs=$ARGS" \
+		</dev/null >"$log" 2>&1
+}
+
+accel=${PB_ACCEL:-}
+if [ -z "$accel" ]; then
+	accel=tcg
+	if [ "$ARCH" = x86_64 ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+		key=$(sha1sum "$KERNEL" | cut -c1-12)
+		cache=$BUILD/accel/$key
+		if [ ! -f "$cache" ]; then
+			mkdir -p "$BUILD/accel"
+			# A guest that hangs under KVM must not hang the run.
+			if boot kvm probe "$cache.log" 30 && grep -q '^PB-END rc=0' "$cache.log"; then
+				echo kvm >"$cache"
+			else
+				echo tcg >"$cache"
+			fi
+		fi
+		accel=$(cat "$cache")
+	fi
+fi
+echo "$accel" >"$LOG.accel"
+
+start=$(date +%s)
+boot "$accel" "$PLAN" "$LOG" "$TIMEOUT"
+qrc=$?
+secs=$(($(date +%s) - start))
+tr -d '\r' <"$LOG" >"$LOG.tmp" && mv "$LOG.tmp" "$LOG"
+
+fail=()
+[ $qrc -eq 124 ] || [ $qrc -eq 137 ] && fail+=("timeout after ${TIMEOUT}s")
+end=$(sed -n 's/^PB-END rc=\([0-9]*\).*/\1/p' "$LOG" | tail -1)
+[ -z "$end" ] && fail+=("the plan did not finish (no PB-END)")
+[ -n "$end" ] && [ "$end" != 0 ] && fail+=("the plan exited with rc=$end")
+pat='WARNING: CPU|------------\[ cut here \]|BUG:|Oops|Kernel panic|KASAN:|UBSAN:|possible recursive locking|circular locking dependency|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|Unable to handle kernel|general protection fault|page_table_check'
+if grep -Eq "$pat" "$LOG"; then
+	fail+=("kernel report: $(grep -Em1 "$pat" "$LOG")")
+fi
+if grep -Eq '^[[:space:]]*not ok ' "$LOG"; then
+	fail+=("$(grep -Ec '^[[:space:]]*not ok ' "$LOG") KTAP 'not ok' line(s), first: $(grep -Em1 '^[[:space:]]*not ok ' "$LOG" | sed 's/^[[:space:]]*//')")
+fi
+if grep -Eq '^# Totals: .*fail:[1-9]' "$LOG"; then
+	fail+=("kselftest totals report failures")
+fi
+
+if [ ${#fail[@]} -gt 0 ]; then
+	echo "guest: $ARCH $PLAN FAILED after ${secs}s ($accel), log: $LOG"
+	printf '  - %s\n' "${fail[@]}"
+	exit 1
+fi
+echo "guest: $ARCH $PLAN ok in ${secs}s ($accel), log: $LOG"

@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-guest.sh "ARCHES" VARIANT TIMEOUT
+#
+# Boot the patched kernel of each arch and run the in-guest suites: the
+# KUnit conformance suite runs at boot, then the "check" plan (integrity
+# and stress) and the "selftests" plan (mm selftests).  Logs are kept in
+# build/logs/.  Any failure of any boot fails the target.
+set -uo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$REPO/build}
+ARCHES=${1:?arches}; VARIANT=${2:-test}; TIMEOUT=${3:-900}
+KUNIT_SUITES=${KUNIT_SUITES:-pgtable_batch}
+PLANS=${PLANS:-check selftests}
+LOGS=$BUILD/logs
+mkdir -p "$LOGS"
+
+rc=0
+for arch in $ARCHES; do
+	kernel=$BUILD/o/$arch-patched-$VARIANT/kernel.img
+	initrd=$BUILD/initramfs-$arch.cpio.gz
+	for plan in $PLANS; do
+		[ -x "$REPO/workspace/guest/plans/$plan" ] || { echo "guest: no plan $plan"; rc=1; continue; }
+		log=$LOGS/$arch-patched-$VARIANT-$plan.log
+		"$REPO/workspace/qemu-run.sh" "$arch" "$kernel" "$initrd" "$plan" "$log" "$TIMEOUT" "${PBARGS:-}" || rc=1
+		if [ "$plan" = "${PLANS%% *}" ] && [ "$VARIANT" = test ]; then
+			for s in $KUNIT_SUITES; do
+				if ! grep -Eq "^[[:space:]]*ok [0-9]+ $s\$" "$log"; then
+					echo "guest: $arch KUnit suite $s did not report ok in $log"
+					rc=1
+				fi
+			done
+		fi
+		grep -h '^# SUMMARY' "$log" | sed "s/^/guest: $arch $plan: /"
+	done
+	if [ -f "$LOGS/$arch-patched-$VARIANT-selftests.log" ] && [ -x "$REPO/workspace/selftests-compare.sh" ]; then
+		"$REPO/workspace/selftests-compare.sh" "$arch" "$LOGS/$arch-patched-$VARIANT-selftests.log" || rc=1
+	fi
+done
+exit $rc
