@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh [--quick]
+#
+# The seed benchmarks, vanilla 7.3 against the patched tree, on every arch
+# of $ARCHES.  Builds both kernels (variant $VARIANT, "bench" by default:
+# no debug options), then boots them alternately (vanilla, patched,
+# vanilla, patched, ...) so that drift of the host hits both, runs the
+# "bench" guest plan (or "bench-quick") in each boot, and hands every
+# console log to bench.py for the statistics, the report and the plot.
+#
+# Per boot: build/bench/logs/<arch>-<kernel>-<boot>.log and .meta.json.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$REPO/build}
+ARCHES=${ARCHES:-x86_64 arm64}
+quick=0
+[ "${1:-}" = --quick ] && quick=1
+if [ $quick = 1 ]; then
+	VARIANT=${VARIANT:-bench}; PLAN=bench-quick; BOOTS=${BOOTS:-2}
+else
+	VARIANT=${VARIANT:-bench}; PLAN=bench; BOOTS=${BOOTS:-2}
+fi
+TIMEOUT=${TIMEOUT:-2400}
+OUT=$BUILD/bench
+LOGS=$OUT/logs
+
+t0=$(date +%s)
+elapsed() { local s=$(($(date +%s) - t0)); printf '%d:%02d' $((s / 60)) $((s % 60)); }
+say() { printf '[%s] bench: %s\n' "$(elapsed)" "$*"; }
+
+say "building kernels ($VARIANT) for $ARCHES: vanilla and patched"
+make -s -C "$REPO" vanilla patched initramfs VARIANT="$VARIANT" ARCHES="$ARCHES"
+
+rm -rf "$LOGS" && mkdir -p "$LOGS"
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+nboots=$(( $(echo $ARCHES | wc -w) * BOOTS * 2 ))
+i=0
+declare -A took
+for arch in $ARCHES; do
+	for b in $(seq 1 "$BOOTS"); do
+		for kind in vanilla patched; do
+			i=$((i + 1))
+			key=$arch-$kind
+			est=
+			if [ -n "${took[$key]:-}" ]; then
+				left=0
+				# Remaining boots of this arch at the measured pace; other
+				# arches are estimated when they start.
+				left=$(( (BOOTS - b) * 2 * took[$key] ))
+				est=", about $((left / 60)) min left for $arch"
+			fi
+			say "boot $i of $nboots: $arch $kind #$b ($PLAN$est)"
+			log=$LOGS/$arch-$kind-$b.log
+			kernel=$BUILD/o/$arch-$kind-$VARIANT/kernel.img
+			s=$(date +%s)
+			rc=0
+			"$REPO/workspace/qemu-run.sh" "$arch" "$kernel" "$BUILD/initramfs-$arch.cpio.gz" \
+				"$PLAN" "$log" "$TIMEOUT" "${PBARGS:-}" || rc=$?
+			took[$key]=$(($(date +%s) - s))
+			release=$(cat "$BUILD/o/$arch-$kind-$VARIANT/include/config/kernel.release")
+			cat >"$log.meta.json" <<-META
+			{"arch": "$arch", "kernel": "$kind", "boot": $b, "plan": "$PLAN",
+			 "variant": "$VARIANT", "accel": "$(cat "$log.accel")",
+			 "release": "$release", "host_cpu": "$cpu", "quick": $quick,
+			 "seconds": ${took[$key]}, "rc": $rc}
+			META
+			[ $rc = 0 ] || { say "boot failed: $log"; exit 1; }
+		done
+	done
+done
+
+say "statistics"
+python3 "$REPO/workspace/bench.py" --out "$OUT" "$LOGS"/*.log
+say "done: $OUT/report.md"

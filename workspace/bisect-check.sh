@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bisect-check.sh TREE "ARCHES"
+#
+# Build every commit of the series (pristine..HEAD of TREE) on every arch,
+# incrementally in one worktree and one O= directory per arch, so that
+# each step after the first only rebuilds what it touched.  Stops at the
+# first commit that does not build and names it.
+set -uo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$REPO/build}
+TREE=$(realpath "${1:?tree}"); ARCHES=${2:-x86_64 arm64}
+WT=$BUILD/bisect-wt
+VARIANT=${VARIANT:-test}
+
+if [ ! -d "$WT/.git" ] && [ ! -f "$WT/.git" ]; then
+	git -C "$TREE" worktree add -q --detach "$WT" pristine
+fi
+mapfile -t commits < <(git -C "$TREE" rev-list --reverse pristine..HEAD)
+n=0
+for c in "${commits[@]}"; do
+	n=$((n + 1))
+	git -C "$WT" checkout -q --detach "$c"
+	subj=$(git -C "$WT" log -1 --format=%s)
+	for arch in $ARCHES; do
+		start=$(date +%s)
+		if ! flock "$BUILD/cpu.lock" "$REPO/workspace/kbuild.sh" "$arch" "$VARIANT" "$WT" \
+			"$BUILD/o/$arch-bisect" >"$BUILD/o/bisect-$arch.log" 2>&1; then
+			tail -30 "$BUILD/o/bisect-$arch.log"
+			echo "bisect-check: [$n/${#commits[@]}] $subj does not build on $arch"
+			exit 1
+		fi
+		if grep -q 'warning:' "$BUILD/o/bisect-$arch.log"; then
+			grep 'warning:' "$BUILD/o/bisect-$arch.log" | head
+			echo "bisect-check: [$n/${#commits[@]}] $subj builds with warnings on $arch"
+			exit 1
+		fi
+		echo "bisect-check: [$n/${#commits[@]}] $arch ok ($(($(date +%s) - start))s): $subj"
+	done
+done
+echo "bisect-check: all ${#commits[@]} commits build on $ARCHES"
