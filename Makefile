@@ -19,7 +19,7 @@ W := workspace
 all: help
 
 help:
-	@sed -n 's/^## //p' README.md 2>/dev/null || true
+	@sed -n 's/^    make /make /p' README.md
 
 deps:
 	@BUILD=$(B) $(W)/deps.sh
