@@ -352,9 +352,10 @@ static void print_sample(const struct options *o, int run, bool warmup,
 
 	printf("PB-SAMPLE {\"bench\":\"%s\",\"size_kb\":%lu,\"mib\":%lu,"
 	       "\"run\":%d,\"warmup\":%d,\"ns\":%" PRIu64 ",\"folios\":%zu,"
-	       "\"pages\":%zu,\"swap_kb\":%lld",
+	       "\"pages\":%zu,\"pte_map\":%d,\"swap_kb\":%lld",
 	       o->bench->name, o->size_kb, o->mib, run, warmup ? 1 : 0, ns,
 	       len / (o->size_kb * 1024), len / page_size,
+	       o->pte_map_pmd && o->size_kb * 1024 == pmd_size(),
 	       meminfo_kb("SwapTotal"));
 	for (i = 0; i < NR_MTHP; i++)
 		if (mthp_present[i])
