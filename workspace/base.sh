@@ -81,5 +81,6 @@ if [ ! -x "$SP/bin/sparse" ]; then
 	srcdir=$(find "$SP/src" -mindepth 1 -maxdepth 1 -type d | head -1)
 	make -s -C "$srcdir" -j"$(nproc)" PREFIX="$SP" install >/dev/null 2>&1 ||
 		make -C "$srcdir" -j"$(nproc)" PREFIX="$SP" install
+	basename "$(ls "$SP"/src/sparse_*.dsc)" .dsc >"$SP/source"
 fi
-msg "sparse $("$SP/bin/sparse" --version)"
+msg "sparse $(cat "$SP/source" 2>/dev/null) (reports $("$SP/bin/sparse" --version))"
