@@ -29,7 +29,6 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -88,6 +87,7 @@ static const char * const vmstat_keys[] = {
 	"nr_tlb_remote_flush", "nr_tlb_remote_flush_received",
 	"nr_tlb_local_flush_all", "nr_tlb_local_flush_one",
 };
+
 #define NR_VMSTAT ARRAY_SIZE(vmstat_keys)
 
 /* Per-size statistics under hugepages-<size>kB/stats/. */
@@ -96,6 +96,7 @@ static const char * const mthp_keys[] = {
 	"split_failed", "anon_fault_alloc", "anon_fault_fallback",
 	"nr_anon", "nr_anon_partially_mapped",
 };
+
 #define NR_MTHP ARRAY_SIZE(mthp_keys)
 
 /* The statistics also reported over the setup ("setup_" prefix). */
@@ -289,7 +290,7 @@ static void populate(char *p, size_t len, int fill, bool pattern)
 	if (!pattern)
 		return;
 	for (off = 0; off < len; off += page_size)
-		*(volatile uint64_t *)(p + off) = PATTERN_MAGIC ^ off;
+		*(uint64_t *)(p + off) = PATTERN_MAGIC ^ off;
 }
 
 /* The page of folio @i rewritten by the mixed workload. */
@@ -307,17 +308,18 @@ static int verify(const char *p, size_t len, size_t folio_bytes, bool mixed)
 
 	for (off = 0; off < len; off += page_size) {
 		want = PATTERN_MAGIC ^ off;
-		if (*(const volatile uint64_t *)(p + off) != want) {
+		if (*(const uint64_t *)(p + off) != want) {
 			if (!bad)
-				ksft_print_msg("page at +%zu: %#" PRIx64 " != %#" PRIx64 "\n",
-					       off, *(const uint64_t *)(p + off), want);
+				ksft_print_msg("page at +%zu: %#llx != %#llx\n", off,
+					       (unsigned long long)*(const uint64_t *)(p + off),
+					       (unsigned long long)want);
 			bad++;
 		}
 	}
 	if (mixed) {
 		for (i = 0; i < len / folio_bytes; i++) {
 			off = mixed_page(i, folio_bytes);
-			if (*(const volatile uint64_t *)(p + off + 8) != ~(uint64_t)off) {
+			if (*(const uint64_t *)(p + off + 8) != ~(uint64_t)off) {
 				if (!bad)
 					ksft_print_msg("rewritten page at +%zu lost its data\n",
 						       off);
@@ -350,10 +352,11 @@ static void print_sample(const struct options *o, int run, bool warmup,
 	size_t len = (size_t)o->mib << 20;
 	size_t i;
 
-	printf("PB-SAMPLE {\"bench\":\"%s\",\"size_kb\":%lu,\"mib\":%lu,"
-	       "\"run\":%d,\"warmup\":%d,\"ns\":%" PRIu64 ",\"folios\":%zu,"
-	       "\"pages\":%zu,\"pte_map\":%d,\"swap_kb\":%lld",
-	       o->bench->name, o->size_kb, o->mib, run, warmup ? 1 : 0, ns,
+	printf("PB-SAMPLE {\"bench\":\"%s\",\"size_kb\":%lu,\"mib\":%lu,",
+	       o->bench->name, o->size_kb, o->mib);
+	printf("\"run\":%d,\"warmup\":%d,\"ns\":%llu,", run, warmup ? 1 : 0,
+	       (unsigned long long)ns);
+	printf("\"folios\":%zu,\"pages\":%zu,\"pte_map\":%d,\"swap_kb\":%lld",
 	       len / (o->size_kb * 1024), len / page_size,
 	       o->pte_map_pmd && o->size_kb * 1024 == pmd_size(),
 	       meminfo_kb("SwapTotal"));
@@ -414,7 +417,7 @@ static uint64_t run_once(const struct options *o, int run, bool warmup)
 		for (i = 0; i < len / folio_bytes; i++) {
 			size_t off = mixed_page(i, folio_bytes);
 
-			*(volatile uint64_t *)(p + off + 8) = ~(uint64_t)off;
+			*(uint64_t *)(p + off + 8) = ~(uint64_t)off;
 		}
 	}
 	if (kind == BENCH_LAZYFREE && madvise(p, len, MADV_FREE))
@@ -463,7 +466,7 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void usage(const char *prog)
+static void usage_exit(const char *prog)
 {
 	size_t i;
 
@@ -491,13 +494,13 @@ static void parse_args(int argc, char **argv, struct options *o)
 	int c;
 
 	if (argc < 2)
-		usage(argv[0]);
+		usage_exit(argv[0]);
 	memset(o, 0, sizeof(*o));
 	for (i = 0; i < ARRAY_SIZE(benches); i++)
 		if (!strcmp(argv[1], benches[i].name))
 			o->bench = &benches[i];
 	if (!o->bench)
-		usage(argv[0]);
+		usage_exit(argv[0]);
 	o->size_kb = 64;
 	o->runs = 10;
 	o->warmups = 1;
@@ -530,7 +533,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->verify = true;
 			break;
 		default:
-			usage(argv[0]);
+			usage_exit(argv[0]);
 		}
 	}
 	if (!mib_set)
@@ -540,7 +543,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	if (o->runs < 1 || o->warmups < 0 || !o->mib || !o->size_kb ||
 	    (o->size_kb & (o->size_kb - 1)) || o->size_kb * 1024 < page_size ||
 	    ((o->mib << 20) % (o->size_kb * 1024)))
-		usage(argv[0]);
+		usage_exit(argv[0]);
 }
 
 int main(int argc, char **argv)
@@ -574,12 +577,14 @@ int main(int argc, char **argv)
 		ksft_exit_skip("%lu MiB wanted, %lld kB available\n", o.mib, avail);
 
 	uname(&u);
-	printf("PB-INFO {\"prog\":\"pb_bench\",\"bench\":\"%s\",\"size_kb\":%lu,"
-	       "\"mib\":%lu,\"runs\":%d,\"warmups\":%d,\"release\":\"%s\","
-	       "\"machine\":\"%s\",\"page_size\":%zu,\"mthp_enabled\":\"%s\","
-	       "\"thp_enabled\":\"%s\",\"pte_map_pmd\":%d,\"swap_kb\":%lld}\n",
-	       o.bench->name, o.size_kb, o.mib, o.runs, o.warmups, u.release,
-	       u.machine, page_size, policy, thp, o.pte_map_pmd ? 1 : 0,
+	printf("PB-INFO {\"prog\":\"pb_bench\",\"bench\":\"%s\",\"size_kb\":%lu,",
+	       o.bench->name, o.size_kb);
+	printf("\"mib\":%lu,\"runs\":%d,\"warmups\":%d,", o.mib, o.runs,
+	       o.warmups);
+	printf("\"release\":\"%s\",\"machine\":\"%s\",\"page_size\":%zu,",
+	       u.release, u.machine, page_size);
+	printf("\"mthp_enabled\":\"%s\",\"thp_enabled\":\"%s\",", policy, thp);
+	printf("\"pte_map_pmd\":%d,\"swap_kb\":%lld}\n", o.pte_map_pmd ? 1 : 0,
 	       meminfo_kb("SwapTotal"));
 	if (!strcmp(policy, "never"))
 		ksft_print_msg("hugepages-%lukB is disabled: folios will be smaller\n",
@@ -595,7 +600,7 @@ int main(int argc, char **argv)
 		sum += ns[i];
 	}
 	qsort(ns, o.runs, sizeof(*ns), cmp_u64);
-	ksft_print_msg("%s %lukB %luMiB: n=%d mean %.3f ms median %.3f ms min %.3f ms max %.3f ms\n",
+	ksft_print_msg("%s %lukB %luMiB: n=%d mean %.3f median %.3f min %.3f max %.3f ms\n",
 		       o.bench->name, o.size_kb, o.mib, o.runs,
 		       sum / 1e6 / o.runs, ns[o.runs / 2] / 1e6, ns[0] / 1e6,
 		       ns[o.runs - 1] / 1e6);
