@@ -260,8 +260,8 @@ def load_log(arg):
             run["arch"] = arch
     run["arch"] = ARCH_ALIASES.get(run.get("arch"), run.get("arch"))
     release = begin.get("kernel") or (infos[0].get("release") if infos else None)
-    run.setdefault("kernel_version", release)
-    run["release"] = release
+    run.setdefault("kernel_version", run.get("release") or release)
+    run["guest_release"] = release
     run.setdefault("boot", 0)
     run["boot"] = int(run["boot"])
     run.setdefault("accel", "unknown")
@@ -544,7 +544,7 @@ def environment(runs):
         e = env.setdefault(r["arch"], dict(accel=set(), kernels={}, qemu=set(),
                                            host_cpu=set(), boots={}))
         e["accel"].add(r.get("accel", "unknown"))
-        kv = r.get("kernel_version") or r.get("release") or "unknown"
+        kv = r.get("kernel_version") or r.get("guest_release") or "unknown"
         if r.get("kernel_commit"):
             kv += " (%s)" % r["kernel_commit"]
         e["kernels"].setdefault(r.get("kernel"), set()).add(kv)
