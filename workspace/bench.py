@@ -458,6 +458,8 @@ def fmt_seed(row):
     s = "%.2fx (%s)" % (seed["ratio"], seed["seed"])
     if seed.get("in_base"):
         s += " in base"
+    if row.get("mib") and seed.get("mib") and row["mib"] != seed["mib"]:
+        s += ", seed at %d MiB" % seed["mib"]
     return s
 
 
@@ -595,6 +597,33 @@ def fmt_num(v):
     return "%d" % v if float(v).is_integer() else "%.1f" % v
 
 
+def targets(rows):
+    """The issue's acceptance lines: headline against the seed, 4K no-regression."""
+    out = []
+    for arch in sorted({r["arch"] for r in rows}):
+        for r in rows:
+            if r["arch"] != arch or r["bench"] != "pageout" or r["speedup"] is None:
+                continue
+            if r["size_kb"] == 64 and r["seed"]:
+                goal = r["seed"]["ratio"]
+                if r["ci_low"] >= goal:
+                    how = "reaches the seed's %.2fx (whole CI above it)" % goal
+                elif r["speedup"] >= goal:
+                    how = "reaches the seed's %.2fx (CI reaches below it)" % goal
+                else:
+                    how = "**below the seed's %.2fx**" % goal
+                out.append("- %s 64K MADV_PAGEOUT: speedup %s: %s." % (arch, fmt_ratio(r), how))
+            elif r["size_kb"] == 4:
+                if r["speedup"] >= REGRESSION_LIMIT:
+                    how = "no regression (limit %.2f)" % REGRESSION_LIMIT
+                elif r["ci_high"] >= 1:
+                    how = "below %.2f but the CI includes 1" % REGRESSION_LIMIT
+                else:
+                    how = "**REGRESSION** (below %.2f, whole CI below 1)" % REGRESSION_LIMIT
+                out.append("- %s 4K MADV_PAGEOUT: speedup %s: %s." % (arch, fmt_ratio(r), how))
+    return out or ["- no MADV_PAGEOUT pair measured"]
+
+
 def write_report(path, runs, samples, rows, env, png_ok):
     lines = ["# pgtable_batch benchmark: vanilla vs patched", ""]
     lines.append("Generated %s from %d console logs, %d timed runs (%d warm-up runs "
@@ -624,7 +653,7 @@ def write_report(path, runs, samples, rows, env, png_ok):
                   "maintenance cost very different amounts than a CPU does. "
                   "Read only the vanilla/patched ratios, and those as "
                   "indications of how much work the batching removes."]
-    lines += ["",
+    lines += ["", "## Targets", ""] + targets(rows) + ["",
               "## Method",
               "",
               "Each workload runs `pb_bench` in the guest (zram swap with lz4, "

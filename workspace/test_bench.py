@@ -307,6 +307,9 @@ class EndToEnd(unittest.TestCase):
             self.assertIn("7.3.4-patched", rep)
             self.assertIn("ratio of means", rep)
             self.assertIn("Every sample's counters match", rep)
+            self.assertIn("arm64 64K MADV_PAGEOUT: speedup 2.0", rep)
+            self.assertIn("below the seed's 2.15x", rep)
+            self.assertRegex(rep, r"arm64 4K MADV_PAGEOUT: speedup .*: no regression")
             self.assertEqual(os.path.exists(os.path.join(out, "speedup.png")), HAVE_MPL)
 
     def test_flagged_run_is_reported_and_fails_strict(self):
