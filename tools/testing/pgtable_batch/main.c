@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Conformance tests of the batched PTE helpers (include/linux/pgtable_batch.h)
+ * against the per-PTE loops they are defined by, on a model page table.
+ */
+
+#include <string.h>
+
+#include "shared.h"
+
+/* Tests are included directly, as in tools/testing/vma. */
+#include "tests/model.c"
+#include "tests/present.c"
+#include "tests/softleaf.c"
+#include "tests/random.c"
+
+static void print_counts(const char *what, const struct model_counts *c)
+{
+	printf("  %-14s reads %lu, writes %lu, unfolds %lu, folds %lu, TLB invalidations %lu (%lu pages), dsb %lu, isb %lu\n",
+	       what, c->reads, c->writes, c->unfolds, c->folds, c->tlbi,
+	       c->tlbi_pages, c->dsb, c->isb);
+}
+
+int main(int argc, char **argv)
+{
+	int num_tests = 0, num_fail = 0;
+	const char *seed = getenv("PGTABLE_BATCH_SEED");
+
+	arch = &arm64_arch;
+	if (seed)
+		random_seed = strtoull(seed, NULL, 0);
+
+	run_model_tests(&num_tests, &num_fail);
+	run_present_tests(&num_tests, &num_fail);
+	run_softleaf_tests(&num_tests, &num_fail);
+	run_random_tests(&num_tests, &num_fail);
+
+	printf("%s: %lu cases compared with the per-PTE loops:\n", arch->name,
+	       pb_totals.cases);
+	print_counts("batched:", &pb_totals.batch);
+	print_counts("per-PTE loops:", &pb_totals.ref);
+	printf("%d tests run, %d passed, %d failed.\n",
+	       num_tests, num_tests - num_fail, num_fail);
+
+	return num_fail == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * model.h
+ *
+ * The model page table: one PTE table (one PMD's worth of PTEs) in ordinary
+ * memory, and counters for every access the kernel code under test makes to
+ * it.  This header uses no kernel headers, so the test runner and the
+ * translation units that compile kernel code can share it.
+ */
+
+#ifndef __PGTABLE_BATCH_MODEL_H
+#define __PGTABLE_BATCH_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define MODEL_NR_PTES		512
+
+/* The PTE table; the kernel code under test sees it as pte_t[]. */
+extern uint64_t model_pt[MODEL_NR_PTES];
+
+/* Virtual address mapped by model_pt[0] (PMD aligned). */
+#define MODEL_BASE_ADDR		0x40000000UL
+
+/*
+ * What a batch costs.  Every field is incremented by the instrumented
+ * primitives the kernel code is compiled against; none of them is set by
+ * the code under test itself.
+ */
+struct model_counts {
+	unsigned long reads;		/* loads of a model PTE */
+	unsigned long writes;		/* stores to a model PTE */
+	unsigned long unfolds;		/* contpte blocks rewritten non-contiguous */
+	unsigned long folds;		/* contpte blocks rewritten contiguous */
+	unsigned long tlbi;		/* TLB invalidation calls */
+	unsigned long tlbi_pages;	/* pages covered by those calls */
+	unsigned long dsb;		/* dsb() barriers */
+	unsigned long isb;		/* isb() barriers */
+	unsigned long dmb;		/* dmb() barriers */
+	unsigned long ptc_set;		/* PTEs passed to page_table_check_ptes_set() */
+	unsigned long ptc_clear;	/* PTEs passed to page_table_check_pte_clear() */
+	unsigned long warns;		/* WARN_ON()/VM_WARN_ON() that fired */
+};
+
+extern struct model_counts model_counts;
+
+/* Table index of the first PTE of each block unfolded since the reset. */
+#define MODEL_MAX_UNFOLDS	64
+extern unsigned int model_unfolded[MODEL_MAX_UNFOLDS];
+
+void model_reset_counts(void);
+
+/* Hooks called by the instrumented primitives. */
+bool model_owns(const volatile void *p);
+void model_note_read(const volatile void *p);
+void model_note_write(const volatile void *p);
+void model_note_convert(const volatile void *p, bool to_cont);
+void model_note_tlbi(unsigned long start, unsigned long end,
+		     unsigned long stride);
+void model_note_warn(const char *file, int line, const char *cond);
+
+/* While paused, accesses are not counted (used around debug checks). */
+void model_pause(void);
+void model_resume(void);
+
+#endif /* __PGTABLE_BATCH_MODEL_H */
