@@ -14,6 +14,7 @@
 const struct pb_arch *arch;
 struct pb_totals pb_totals;
 char pb_context[256];
+uint64_t pb_attr_salt;
 
 static uint64_t pb_seed = 0x9e3779b97f4a7c15ULL;
 
@@ -48,8 +49,9 @@ static uint32_t hash32(uint32_t x)
 unsigned int pb_attr(enum pb_pattern pat, unsigned int idx)
 {
 	unsigned int blk = idx / arch->cont_ptes;
-	uint32_t h = hash32(idx * 2654435761u + pat);
-	uint32_t hb = hash32(blk * 40503u + pat * 7u + 1);
+	uint32_t h = hash32(idx * 2654435761u + pat + (uint32_t)pb_attr_salt);
+	uint32_t hb = hash32(blk * 40503u + pat * 7u + 1 +
+			     (uint32_t)(pb_attr_salt >> 32));
 	unsigned int flags = 0;
 
 	switch (pat) {

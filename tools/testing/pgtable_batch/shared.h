@@ -65,6 +65,9 @@
 		      __TO_SCALAR(__val1), __TO_SCALAR(__val2)); \
 	} while (0)
 
+#define ARRAY_SIZE(arr)	(sizeof(arr) / sizeof((arr)[0]))
+#define min(a, b)	((a) < (b) ? (a) : (b))
+
 /* The architecture under test. */
 extern const struct pb_arch *arch;
 
@@ -94,6 +97,8 @@ enum pb_pattern {
 	PB_NR_PAT,
 };
 
+/* Varies the attributes of PB_PAT_RANDOM between tables. */
+extern uint64_t pb_attr_salt;
 unsigned int pb_attr(enum pb_pattern pat, unsigned int idx);
 void pb_clear_table(void);
 void pb_map(unsigned int idx, unsigned int n, enum pb_fold fold,
