@@ -30,6 +30,10 @@ mkdir -p "$OUT"
 make -s -C "$REPO/tools/testing/pgtable_batch/guest" CC="$CC" OUTPUT="$OUT" \
 	KSRC="$TREE" KHDR_INCLUDES="-isystem $HDR/include"
 
-if [ -x "$REPO/workspace/selftests.sh" ]; then
-	CROSS_COMPILE=$CROSS "$REPO/workspace/selftests.sh" "$ARCH" "$TREE" "$BUILD/selftests/$ARCH"
+# The selftests only depend on the tree and the script that builds them.
+ST=$BUILD/selftests/$ARCH
+st_stamp="$stamp $(sha1sum <"$REPO/workspace/selftests.sh")"
+if [ "$(cat "$ST.stamp" 2>/dev/null)" != "$st_stamp" ]; then
+	CROSS_COMPILE=$CROSS "$REPO/workspace/selftests.sh" "$ARCH" "$TREE" "$ST"
+	echo "$st_stamp" >"$ST.stamp"
 fi

@@ -72,10 +72,16 @@
  *	#define set_softleaf_ptes set_softleaf_ptes
  *
  * An override must leave the page table, as read back with ptep_get(), in the
- * state the per-PTE loop leaves it in, and return the same value.  The only
- * exception is arm64's private PTE_CONT bit: an arm64 override may leave a
- * fully covered contpte block folded where the per-PTE loop unfolds it, and
- * ptep_get() then reports the accessed and dirty bits of the whole block.
+ * state the per-PTE loop leaves it in, and return the same value.  arm64
+ * deviates in two ways, both because a contpte block maps one folio and core
+ * mm tracks the accessed and dirty bits per folio.  Its overrides may leave a
+ * fully covered contpte block folded where the per-PTE loop unfolds it
+ * (PTE_CONT is private to arm64, and ptep_get() reports the accessed and
+ * dirty bits of the whole block).  And its clear_young_dirty_ptes(),
+ * test_and_clear_young_ptes() and clear_flush_young_ptes() also clear the
+ * bits of the PTEs outside the range in a partially covered block at either
+ * end, as its single-PTE ptep_test_and_clear_young() does for a PTE of a
+ * folded block.
  *
  * With CONFIG_ARM64_CONTPTE, arm64 overrides set_ptes(),
  * get_and_clear_full_ptes(), clear_full_ptes(), wrprotect_ptes(),
