@@ -102,5 +102,6 @@ struct pb_arch {
 };
 
 extern const struct pb_arch arm64_arch;
+extern const struct pb_arch arm64_nocontpte_arch;
 
 #endif /* __PGTABLE_BATCH_ARCH_H */

@@ -14,21 +14,28 @@
 
 #include <linux/pgtable_batch.h>
 
-/* Directly import the contpte implementation, static helpers and all. */
-#include <arch/arm64/mm/contpte.c>
-
 #include "arch.h"
 
 /* The model's memory map: enough pfns for every folio the tests map. */
 #define MODEL_NR_PFNS	(1UL << 16)
-struct page model_memmap[MODEL_NR_PFNS];
 
-struct mm_struct init_mm;
 static struct mm_struct user_mm = { .mm_users = { 1 } };
-static struct task_struct task = { .active_mm = &user_mm };
-struct task_struct *current = &task;
 static struct vm_area_struct user_vma = { .vm_mm = &user_mm };
 
+#ifdef CONFIG_ARM64_CONTPTE
+
+/* Directly import the contpte implementation, static helpers and all. */
+#include <arch/arm64/mm/contpte.c>
+
+/*
+ * This object also defines what the kernel code of both configurations
+ * shares; arm64-nocontpte.o is compiled from this file without
+ * CONFIG_ARM64_CONTPTE, like a kernel without contpte.c.
+ */
+struct page model_memmap[MODEL_NR_PFNS];
+struct mm_struct init_mm;
+static struct task_struct task = { .active_mm = &user_mm };
+struct task_struct *current = &task;
 bool arm64_convert_pending;
 
 /*
@@ -42,6 +49,23 @@ int __ptep_set_access_flags_anysz(struct vm_area_struct *vma,
 	fprintf(stderr, "%s: not modelled\n", __func__);
 	abort();
 }
+
+#define ARM64_ARCH		arm64_arch
+#define ARM64_ARCH_NAME		"arm64"
+
+#else /* CONFIG_ARM64_CONTPTE */
+
+/* Without contpte.c nothing may set PTE_CONT. */
+static bool contpte_is_consistent(pte_t pte, unsigned long pfn,
+				  pgprot_t orig_prot)
+{
+	return false;
+}
+
+#define ARM64_ARCH		arm64_nocontpte_arch
+#define ARM64_ARCH_NAME		"arm64 without CONFIG_ARM64_CONTPTE"
+
+#endif /* CONFIG_ARM64_CONTPTE */
 
 static pte_t *ptep_of(unsigned int idx)
 {
@@ -394,10 +418,10 @@ static bool ref_clear_flush_young_ptes(unsigned int idx, unsigned int nr)
 	return young;
 }
 
-const struct pb_arch arm64_arch = {
-	.name = "arm64",
-	.cont_ptes = CONT_PTES,
-	.cont_bit = PTE_CONT,
+const struct pb_arch ARM64_ARCH = {
+	.name = ARM64_ARCH_NAME,
+	.cont_ptes = IS_ENABLED(CONFIG_ARM64_CONTPTE) ? CONT_PTES : 1,
+	.cont_bit = IS_ENABLED(CONFIG_ARM64_CONTPTE) ? PTE_CONT : 0,
 	.has_soft_dirty = IS_ENABLED(CONFIG_HAVE_ARCH_SOFT_DIRTY),
 
 	.mk_present = arm64_mk_present,

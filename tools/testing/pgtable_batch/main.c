@@ -14,6 +14,12 @@
 #include "tests/softleaf.c"
 #include "tests/random.c"
 
+/* The configurations of the kernel code under test. */
+static const struct pb_arch *const arches[] = {
+	&arm64_arch,			/* arm64.o */
+	&arm64_nocontpte_arch,		/* arm64-nocontpte.o */
+};
+
 static void print_counts(const char *what, const struct model_counts *c)
 {
 	printf("  %-14s reads %lu, writes %lu, unfolds %lu, folds %lu, TLB invalidations %lu (%lu pages), dsb %lu, isb %lu\n",
@@ -26,19 +32,25 @@ int main(int argc, char **argv)
 	int num_tests = 0, num_fail = 0;
 	const char *seed = getenv("PGTABLE_BATCH_SEED");
 
-	arch = &arm64_arch;
+	unsigned int a;
+
 	if (seed)
 		random_seed = strtoull(seed, NULL, 0);
 
-	run_model_tests(&num_tests, &num_fail);
-	run_present_tests(&num_tests, &num_fail);
-	run_softleaf_tests(&num_tests, &num_fail);
-	run_random_tests(&num_tests, &num_fail);
+	for (a = 0; a < ARRAY_SIZE(arches); a++) {
+		arch = arches[a];
+		memset(&pb_totals, 0, sizeof(pb_totals));
 
-	printf("%s: %lu cases compared with the per-PTE loops:\n", arch->name,
-	       pb_totals.cases);
-	print_counts("batched:", &pb_totals.batch);
-	print_counts("per-PTE loops:", &pb_totals.ref);
+		run_model_tests(&num_tests, &num_fail);
+		run_present_tests(&num_tests, &num_fail);
+		run_softleaf_tests(&num_tests, &num_fail);
+		run_random_tests(&num_tests, &num_fail);
+
+		printf("%s: %lu cases compared with the per-PTE loops:\n",
+		       arch->name, pb_totals.cases);
+		print_counts("batched:", &pb_totals.batch);
+		print_counts("per-PTE loops:", &pb_totals.ref);
+	}
 	printf("%d tests run, %d passed, %d failed.\n",
 	       num_tests, num_tests - num_fail, num_fail);
 

@@ -48,7 +48,7 @@ static uint32_t hash32(uint32_t x)
  */
 unsigned int pb_attr(enum pb_pattern pat, unsigned int idx)
 {
-	unsigned int blk = idx / arch->cont_ptes;
+	unsigned int blk = idx / PB_BLOCK;
 	uint32_t h = hash32(idx * 2654435761u + pat + (uint32_t)pb_attr_salt);
 	uint32_t hb = hash32(blk * 40503u + pat * 7u + 1 +
 			     (uint32_t)(pb_attr_salt >> 32));

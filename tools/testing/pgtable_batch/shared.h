@@ -19,12 +19,13 @@
 #include "model.h"
 
 /* Simple test runner. Assumes local num_[fail, tests] counters. */
-#define TEST(name)							\
+#define TEST(_name)							\
 	do {								\
 		(*num_tests)++;						\
-		if (!test_##name()) {					\
+		if (!test_##_name()) {					\
 			(*num_fail)++;					\
-			fprintf(stderr, "Test " #name " FAILED\n");	\
+			fprintf(stderr, "Test " #_name " FAILED (%s)\n",	\
+				arch->name);				\
 		}							\
 	} while (0)
 
@@ -70,6 +71,13 @@
 
 /* The architecture under test. */
 extern const struct pb_arch *arch;
+
+/*
+ * The geometry of the cases: batches of 1 to 2 * PB_BLOCK + 1 PTEs starting
+ * at every offset of a PB_BLOCK-aligned block, the size of an arm64 contpte
+ * block with 4K pages.  arch->cont_ptes is PB_BLOCK with contpte, else 1.
+ */
+#define PB_BLOCK	16
 
 /* The tests map PTEs below this index only. */
 #define PB_WINDOW	128

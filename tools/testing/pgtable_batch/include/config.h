@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The kernel configuration the arm64 code under test is compiled for:
- * 4K pages, 39-bit VA (three levels), contpte, userfaultfd-wp.
+ * 4K pages, 39-bit VA (three levels), contpte (unless PB_NO_CONTPTE),
+ * userfaultfd-wp.
  */
 #ifndef __PGTABLE_BATCH_CONFIG_H
 #define __PGTABLE_BATCH_CONFIG_H
@@ -16,7 +17,9 @@
 #define CONFIG_PGTABLE_LEVELS			3
 #define CONFIG_ARM64_CONT_PTE_SHIFT		4
 #define CONFIG_ARM64_CONT_PMD_SHIFT		4
+#ifndef PB_NO_CONTPTE
 #define CONFIG_ARM64_CONTPTE			1
+#endif
 #define CONFIG_HAVE_ARCH_USERFAULTFD_WP		1
 #define CONFIG_PTE_MARKER_UFFD_WP		1
 #define CONFIG_USERFAULTFD			1

@@ -23,13 +23,13 @@ static const char *const pat_name[] = {
 /* Batches start in block 2, so block 1 and blocks 5.. lie outside them. */
 static unsigned int batch_start(unsigned int off)
 {
-	return 2 * arch->cont_ptes + off;
+	return 2 * PB_BLOCK + off;
 }
 
 static void map_layout(enum pb_layout layout, unsigned int start,
 		       unsigned int nr, enum pb_fold fold, enum pb_pattern pat)
 {
-	unsigned int cont = arch->cont_ptes;
+	unsigned int cont = PB_BLOCK;
 
 	pb_clear_table();
 	if (layout == PB_LAYOUT_INSIDE)
@@ -53,7 +53,7 @@ static void set_context(enum pb_layout layout, enum pb_fold fold,
 static bool run_present(const struct pb_op *op, const uint64_t *args,
 			unsigned int nargs, bool none)
 {
-	unsigned int cont = arch->cont_ptes;
+	unsigned int cont = PB_BLOCK;
 	unsigned int layout, fold, pat, off, nr, a;
 
 	for (layout = 0; layout < PB_NR_LAYOUT; layout++)

@@ -50,15 +50,15 @@ static bool pick_run(enum run_kind kind, unsigned int *start,
 		hi++;
 	*start = lo + rnd(hi - lo + 1);
 	max = hi - *start + 1;
-	if (max > 2 * arch->cont_ptes + 1)
-		max = 2 * arch->cont_ptes + 1;
+	if (max > 2 * PB_BLOCK + 1)
+		max = 2 * PB_BLOCK + 1;
 	*nr = 1 + rnd(max);
 	return true;
 }
 
 static void random_table(void)
 {
-	unsigned int cont = arch->cont_ptes;
+	unsigned int cont = PB_BLOCK;
 	unsigned int nfolios = 1 + rnd(3), f;
 
 	pb_clear_table();

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the pgtable_batch guest tests: mTHP size control and
+ * statistics, pagemap, swap accounting and the per-page data pattern.
+ */
+#ifndef PB_GUEST_COMMON_H
+#define PB_GUEST_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PM_SOFT_DIRTY	(1ULL << 55)
+#define PM_UFFD_WP	(1ULL << 57)
+#define PM_SWAP		(1ULL << 62)
+#define PM_PRESENT	(1ULL << 63)
+
+#define PB_MAX_SIZES	16
+
+extern size_t pb_pagesize;
+
+void pb_init(void);
+
+/* mTHP sizes in kB offered by the kernel, ascending; returns the count. */
+int pb_mthp_sizes(int *kb, int max);
+/* Remember every mTHP knob so pb_mthp_restore() can put it back. */
+void pb_mthp_save(void);
+void pb_mthp_restore(void);
+/*
+ * Enable exactly the anon (and, with @shmem, anonymous-shmem) mTHP sizes in
+ * @kb[0..n-1] ("always") and disable all others, the PMD size included.
+ * Returns 0 or -1 if a knob could not be written.
+ */
+int pb_mthp_set(const int *kb, int n, bool shmem);
+/* stats/<name> of one mTHP size; 0 if absent. */
+unsigned long pb_mthp_stat(int kb, const char *name);
+/* Sum of stats/<name> over every size. */
+unsigned long pb_mthp_stat_all(const char *name);
+unsigned long pb_vmstat(const char *name);
+/* A /proc/meminfo field in kB, -1 if absent. */
+long pb_meminfo(const char *name);
+/* Path of the first active swap device, NULL if none. */
+const char *pb_swap_dev(void);
+/*
+ * swapoff() in a child so that a swapoff that cannot finish (leaked swap
+ * counts) is interrupted after @timeout_s seconds instead of hanging.
+ * Returns 0, a positive errno, or -1 on timeout.
+ */
+int pb_swapoff_timed(const char *dev, int timeout_s);
+int pb_swapon(const char *dev);
+
+/* Swap "Swap:" of the smaps entry that contains @addr, in kB; -1 if none. */
+long pb_smaps_swap_kb(const void *addr);
+
+int pb_pagemap_open(void);
+/* Read @n pagemap entries from @addr; returns 0 or -1. */
+int pb_pagemap(int fd, const void *addr, size_t n, uint64_t *out);
+/* Count of pages in [addr, addr + n pages) whose entry has all @bits set. */
+size_t pb_pagemap_count(int fd, const void *addr, size_t n, uint64_t bits);
+
+/* mmap @len bytes aligned to @align. */
+void *pb_mmap_aligned(size_t len, size_t align, int prot, int flags, int fd);
+
+/*
+ * The data pattern: every 8-byte word of a page depends on a page id, a
+ * generation and the word's position, and no page content is all zero.
+ */
+void pb_fill_page(void *page, uint32_t id, uint32_t gen);
+bool pb_page_ok(const void *page, uint32_t id, uint32_t gen);
+bool pb_page_zero(const void *page);
+/* Describe what a page holds instead ("zero", "id 12 gen 3", "garbage"). */
+void pb_page_describe(const void *page, char *buf, size_t len);
+
+/* Nanoseconds from CLOCK_MONOTONIC. */
+uint64_t pb_now_ns(void);
+
+#endif /* PB_GUEST_COMMON_H */
