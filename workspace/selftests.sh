@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the mm selftests that the guests run, statically, for one arch.
+#
+#   selftests.sh ARCH KTREE OUTDIR
+#
+# ARCH is x86_64 or arm64, KTREE a kernel source tree (never written to),
+# OUTDIR receives one static binary per test.  The UAPI headers come from
+# "make headers_install" of KTREE into a scratch directory, and the selftests
+# are built from a scratch copy of KTREE/tools (their Makefile writes its
+# probe results into the source directory).
+set -euo pipefail
+
+if [ $# -ne 3 ]; then
+	echo "usage: $0 ARCH KTREE OUTDIR" >&2
+	exit 2
+fi
+ARCH=$1
+KTREE=$(realpath "$2")
+OUTDIR=$(realpath -m "$3")
+
+TESTS="cow uffd-unit-tests uffd-wp-mremap guard-regions pagemap_ioctl
+	madv_populate mremap_test"
+case $ARCH in
+x86_64)
+	KARCH=x86
+	CROSS=
+	TESTS="$TESTS soft-dirty"
+	;;
+arm64)
+	KARCH=arm64
+	CROSS=aarch64-linux-gnu-
+	;;
+*)
+	echo "$0: unknown arch $ARCH" >&2
+	exit 2
+	;;
+esac
+
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/pb-selftests.XXXXXX")
+trap 'rm -rf "$SCRATCH"' EXIT
+
+# UAPI headers for the target arch.
+make -s -C "$KTREE" O="$SCRATCH/hdr-build" ARCH=$KARCH \
+	INSTALL_HDR_PATH="$SCRATCH/hdr" headers_install
+
+# A private copy of what the mm selftests read from the tree.
+mkdir -p "$SCRATCH/src/mm"
+rsync -a --exclude='*.o' "$KTREE/tools" "$SCRATCH/src/"
+cp "$KTREE/mm/gup_test.h" "$SCRATCH/src/mm/"
+
+mkdir -p "$SCRATCH/out" "$OUTDIR"
+targets=
+for t in $TESTS; do
+	targets="$targets $SCRATCH/out/$t"
+done
+
+# shellcheck disable=SC2086
+make -s -C "$SCRATCH/src/tools/testing/selftests/mm" \
+	ARCH=$ARCH CROSS_COMPILE=$CROSS CC="${CROSS}gcc" \
+	OUTPUT="$SCRATCH/out" \
+	KHDR_INCLUDES="-isystem $SCRATCH/hdr/include" \
+	LDFLAGS=-static $targets
+
+for t in $TESTS; do
+	"${CROSS}strip" -o "$OUTDIR/$t" "$SCRATCH/out/$t"
+done
+echo "selftests: $ARCH: $TESTS -> $OUTDIR"
