@@ -13,9 +13,10 @@
  * single page table.  It has the same effect on the page table, and returns
  * the same value, as the loop over the matching single-PTE operation that its
  * kernel-doc names, but it lets the architecture do the work once per batch
- * instead of once per PTE.  On arm64 that means unfolding a contiguous
- * (contpte) block only where the batch covers it partially, at the two ends
- * of the range, instead of on every PTE.
+ * instead of once per PTE.  On arm64, for example, clearing a batch unfolds
+ * a contiguous (contpte) block only where the batch covers it partially, at
+ * the two ends of the range, where the per-PTE loop unfolds every folded
+ * block it meets.
  *
  * The family and the single-PTE operation each helper is defined by:
  *
@@ -49,7 +50,7 @@
  * - @nr is at least 1 and all @nr PTEs lie in one page table, that is, in
  *   the range covered by one PMD.  The caller holds the page table lock.
  * - The helpers that take present PTEs expect them to map consecutive pages
- *   of the same large folio.  Bits other than the PFN may differ between the
+ *   of the same folio.  Bits other than the PFN may differ between the
  *   PTEs; for example some of them may be write-protected.
  * - The helpers that return a PTE (get_and_clear_full_ptes() and
  *   get_and_clear_ptes()) return the first PTE with the dirty and accessed
