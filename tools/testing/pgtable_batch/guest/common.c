@@ -30,6 +30,7 @@ struct knob {
 	char path[96];
 	char val[32];
 };
+
 static struct knob saved[2 * PB_MAX_SIZES + 1];
 static int nr_saved;
 static bool changed;
@@ -114,7 +115,7 @@ static void save_knob(const char *path)
 {
 	char buf[256];
 
-	if (nr_saved >= (int)(sizeof(saved) / sizeof(saved[0])) ||
+	if (nr_saved >= (int)(sizeof(saved) / sizeof(*saved)) ||
 	    read_str(path, buf, sizeof(buf)))
 		return;
 	snprintf(saved[nr_saved].path, sizeof(saved[0].path), "%s", path);
@@ -377,7 +378,7 @@ void pb_fill_page(void *page, uint32_t id, uint32_t gen)
 
 bool pb_page_ok(const void *page, uint32_t id, uint32_t gen)
 {
-	const volatile uint64_t *w = page;
+	const uint64_t *w = page;
 	uint64_t w0 = word0(id, gen), diff = w[0] ^ w0;
 	size_t i, n = pb_pagesize / sizeof(uint64_t);
 
@@ -388,7 +389,7 @@ bool pb_page_ok(const void *page, uint32_t id, uint32_t gen)
 
 bool pb_page_zero(const void *page)
 {
-	const volatile uint64_t *w = page;
+	const uint64_t *w = page;
 	size_t i, n = pb_pagesize / sizeof(uint64_t);
 	uint64_t any = 0;
 

@@ -10,10 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PM_SOFT_DIRTY	(1ULL << 55)
-#define PM_UFFD_WP	(1ULL << 57)
-#define PM_SWAP		(1ULL << 62)
-#define PM_PRESENT	(1ULL << 63)
+#ifndef BIT_ULL
+#define BIT_ULL(nr)	(1ULL << (nr))
+#endif
+
+#define PM_SOFT_DIRTY	BIT_ULL(55)
+#define PM_UFFD_WP	BIT_ULL(57)
+#define PM_SWAP		BIT_ULL(62)
+#define PM_PRESENT	BIT_ULL(63)
 
 #define PB_MAX_SIZES	16
 

@@ -144,7 +144,8 @@ static void stats_report(struct ctx *c, const char *what, struct stats *a)
 	if (c->kb == 4)
 		return;
 	stats_get(c, &b);
-	ksft_print_msg("%s %dkB: %zu folios, anon_fault_alloc +%lu swpout +%lu swpout_fallback +%lu\n",
+	ksft_print_msg(
+		"%s %dkB: %zu folios, anon_fault_alloc +%lu swpout +%lu swpout_fallback +%lu\n",
 		       what, c->kb, c->len / c->fsz, b.alloc - a->alloc,
 		       b.swpout - a->swpout, b.fallback - a->fallback);
 }
@@ -296,7 +297,7 @@ static enum result test_mremap(struct ctx *c)
 
 struct uffd_handler {
 	int uffd;
-	volatile int stop;
+	int stop;
 	size_t faults;
 	size_t bad;		/* faults that were not WP faults */
 };
@@ -306,7 +307,7 @@ static void *uffd_thread(void *arg)
 	struct uffd_handler *h = arg;
 	struct pollfd pfd = { .fd = h->uffd, .events = POLLIN };
 
-	while (!h->stop) {
+	while (!__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE)) {
 		struct uffd_msg msg;
 		struct uffdio_writeprotect wp;
 
@@ -453,7 +454,7 @@ static enum result uffd_wp(struct ctx *c, bool shmem)
 		gen[i] = 2;
 		pb_fill_page(p + i * pb_pagesize, i, 2);
 	}
-	h.stop = 1;
+	__atomic_store_n(&h.stop, 1, __ATOMIC_RELEASE);
 	pthread_join(thr, NULL);
 	if (h.faults != expect_faults || h.bad) {
 		ksft_print_msg("%s: %zu wp faults (expected %zu), %zu other\n",
@@ -810,9 +811,10 @@ static const struct test tests[] = {
 	{ "swapoff", test_swapoff, true },
 	{ "smallswap", test_smallswap, false },
 };
-#define NR_TESTS (sizeof(tests) / sizeof(tests[0]))
 
-static void usage(void)
+#define NR_TESTS ARRAY_SIZE(tests)
+
+static void print_help(void)
 {
 	size_t i;
 
@@ -854,8 +856,9 @@ int main(int argc, char **argv)
 				if (!strcmp(optarg, tests[t].name))
 					break;
 			if (t == NR_TESTS)
-				usage();
-			want[t] = named = true;
+				print_help();
+			want[t] = true;
+			named = true;
 			break;
 		case 's':
 			if (nreq < PB_MAX_SIZES)
@@ -865,7 +868,7 @@ int main(int argc, char **argv)
 			region_mib = strtoul(optarg, NULL, 0);
 			break;
 		default:
-			usage();
+			print_help();
 		}
 	}
 	for (t = 0; !named && t < NR_TESTS; t++)

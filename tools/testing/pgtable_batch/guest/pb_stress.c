@@ -52,7 +52,7 @@ static struct {
 	uint8_t *state;
 	pthread_mutex_t *lock;
 	int sizes[PB_MAX_SIZES + 1], nsizes;
-	volatile int stop;
+	int stop;
 	int secs;
 } g;
 
@@ -60,6 +60,11 @@ static struct {
 static struct counters *shared;
 
 static __thread uint64_t rnd_state;
+
+static bool stopping(void)
+{
+	return __atomic_load_n(&g.stop, __ATOMIC_ACQUIRE);
+}
 
 static uint64_t rnd(void)
 {
@@ -117,7 +122,8 @@ static bool check_page(const char *who, const char *p, size_t i,
 			close(fd);
 		}
 		pb_page_describe(p, desc, sizeof(desc));
-		ksft_print_msg("%s: page %zu (chunk %zu) at %p: expected id %zu gen %u state %d, holds %s, pagemap %#llx\n",
+		ksft_print_msg(
+			"%s: page %zu (chunk %zu) at %p: expected id %zu gen %u state %d, holds %s, pagemap %#llx\n",
 			       who, i, i / g.chunk_pages, p, i, g.gen[i],
 			       g.state[i], desc, (unsigned long long)pm);
 	}
@@ -148,7 +154,7 @@ static void *writer(void *arg)
 	struct counters *c = arg;
 
 	seed((uintptr_t)arg);
-	while (!g.stop) {
+	while (!stopping()) {
 		size_t ch = rnd() % g.nchunks, first = ch * g.chunk_pages, i;
 
 		pthread_mutex_lock(&g.lock[ch]);
@@ -173,7 +179,7 @@ static void *pageouter(void *arg)
 	struct counters *c = arg;
 
 	seed(100);
-	while (!g.stop) {
+	while (!stopping()) {
 		size_t ch = rnd() % g.nchunks, n;
 
 		if (rnd() % 8 == 0) {
@@ -249,7 +255,7 @@ static void *disruptor(void *arg)
 	if (!scratch)
 		ksft_exit_fail_msg("scratch: %s\n", strerror(errno));
 	seed(200);
-	while (!g.stop) {
+	while (!stopping()) {
 		size_t ch = rnd() % g.nchunks, first = ch * g.chunk_pages;
 		size_t start = rnd() % g.chunk_pages;
 		size_t n = 1 + rnd() % (g.chunk_pages - start), i;
@@ -331,7 +337,7 @@ static void *forker(void *arg)
 	struct counters *c = arg;
 	size_t ch;
 
-	while (!g.stop) {
+	while (!stopping()) {
 		uint64_t t0;
 		int status;
 		pid_t pid;
@@ -428,7 +434,8 @@ int main(int argc, char **argv)
 			writers = atoi(optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: pb_stress [-d seconds] [-m arena_mib] [-c chunk_kib] [-w writers] [-f]\n");
+			fprintf(stderr,
+				"usage: pb_stress [-d seconds] [-m arena_mib] [-c chunk_kib] [-w writers] [-f]\n");
 			return KSFT_FAIL;
 		}
 	}
@@ -504,7 +511,7 @@ int main(int argc, char **argv)
 	    pthread_create(&ft, NULL, forker, &fc))
 		ksft_exit_fail_msg("pthread_create\n");
 	sleep(g.secs);
-	g.stop = 1;
+	__atomic_store_n(&g.stop, 1, __ATOMIC_RELEASE);
 	for (w = 0; w < writers; w++)
 		pthread_join(wt[w], NULL);
 	pthread_join(pt, NULL);
@@ -527,12 +534,14 @@ int main(int argc, char **argv)
 	tot.written += shared->written;
 	tot.mismatches += shared->mismatches;
 
-	ksft_print_msg("%.1f s: written %llu MiB, verified %llu MiB, pageouts %lu, frees %lu (%lu pages read back zero), dontneeds %lu, mprotects %lu, mremaps %lu, forks %lu, size switches %lu\n",
+	ksft_print_msg(
+		"%.1f s: written %llu MiB, verified %llu MiB, pageouts %lu, frees %lu (%lu pages read back zero), dontneeds %lu, mprotects %lu, mremaps %lu, forks %lu, size switches %lu\n",
 		       (pb_now_ns() - t0) / 1e9, tot.written >> 20,
 		       tot.verified >> 20, tot.pageouts, tot.frees,
 		       tot.freed_zero, tot.dontneeds, tot.mprotects,
 		       tot.mremaps, tot.forks, tot.size_switches);
-	printf("# SUMMARY prog=pb_stress secs=%d bytes_written=%llu bytes_verified=%llu swpouts=%lu large_swpouts=%lu swpout_fallback=%lu mismatches=%llu forks=%lu child_failures=%lu\n",
+	printf(
+		"# SUMMARY prog=pb_stress secs=%d bytes_written=%llu bytes_verified=%llu swpouts=%lu large_swpouts=%lu swpout_fallback=%lu mismatches=%llu forks=%lu child_failures=%lu\n",
 	       g.secs, tot.written, tot.verified, pb_vmstat("pswpout") - pswp0,
 	       pb_mthp_stat_all("swpout") - swp0,
 	       pb_mthp_stat_all("swpout_fallback") - fb0, tot.mismatches,
