@@ -344,7 +344,7 @@ static uint64_t r_ssp(unsigned int idx, unsigned int nr, uint64_t arg)
 
 const struct pb_op pb_op_set_softleaf_ptes = {
 	.name = "set_softleaf_ptes", .batch = b_ssp, .ref = r_ssp,
-	.flags = PB_OP_PTC,
+	.flags = PB_OP_PTC | PB_OP_LEAF_ARG,
 };
 
 /*
@@ -369,7 +369,7 @@ static uint64_t r_unmap(unsigned int idx, unsigned int nr, uint64_t arg)
 
 const struct pb_op pb_op_unmap_to_softleaf = {
 	.name = "get_and_clear_ptes+set_softleaf_ptes", .batch = b_unmap,
-	.ref = r_unmap, .flags = PB_OP_RET_PTE | PB_OP_PTC,
+	.ref = r_unmap, .flags = PB_OP_RET_PTE | PB_OP_PTC | PB_OP_LEAF_ARG,
 };
 
 /* Judging. */
@@ -421,11 +421,28 @@ static void add_counts(struct model_counts *t, const struct model_counts *c)
 	t->warns += c->warns;
 }
 
+/* The argument of a case, as the failure message shows it. */
+static const char *arg_str(const struct pb_op *op, uint64_t arg)
+{
+	static char buf[64];
+	const struct pb_leaf_arg *a;
+
+	if (!(op->flags & PB_OP_LEAF_ARG)) {
+		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)arg);
+		return buf;
+	}
+	a = leaf_arg(arg);
+	snprintf(buf, sizeof(buf), "pte=0x%016llx",
+		 (unsigned long long)pb_leaf_at(a->kind, a->type, a->offset,
+						a->flags, 0));
+	return buf;
+}
+
 #define FAIL(fmt, ...)							\
 	do {								\
-		fprintf(stderr, "%s: %s(start=%u, nr=%u, arg=0x%llx) %s: " \
-			fmt "\n", arch->name, op->name, idx, nr,	\
-			(unsigned long long)arg, pb_context, ##__VA_ARGS__); \
+		fprintf(stderr, "%s: %s(start=%u, nr=%u, %s) %s: " fmt "\n", \
+			arch->name, op->name, idx, nr, arg_str(op, arg), \
+			pb_context, ##__VA_ARGS__);			\
 		goto fail;						\
 	} while (0)
 

@@ -148,6 +148,8 @@ struct pb_op {
 #define PB_OP_PTC		(1u << 2)
 /* An access/dirty helper: arm64 may read whole contpte blocks. */
 #define PB_OP_YOUNG		(1u << 3)
+/* The argument points to a struct pb_leaf_arg. */
+#define PB_OP_LEAF_ARG		(1u << 4)
 
 extern const struct pb_op pb_op_set_ptes;
 extern const struct pb_op pb_op_get_and_clear_full_ptes;
