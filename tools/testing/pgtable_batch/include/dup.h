@@ -34,9 +34,6 @@ typedef int __bitwise cydp_t;
 /* Clear the dirty bit */
 #define CYDP_CLEAR_DIRTY		((__force cydp_t)BIT(1))
 
-/* arch/arm64/include/asm/page.h */
-typedef struct page *pgtable_t;
-
 /* include/linux/mm.h */
 #define TLB_FLUSH_VMA(mm,flags) { .vm_mm = (mm), .vm_flags = (flags) }
 

@@ -20,11 +20,15 @@
  *              barriers, TLB invalidation, page_table_check hooks,
  *              warnings) count every use in the model (see model.h), and
  *              struct page/folio describe the model's memory.
+ *
+ * with the architecture's part of each in include/<arch>/arch_*.h, next to
+ * the stand-ins for its asm/ headers.
  */
 #ifndef __PGTABLE_BATCH_INTERNAL_H
 #define __PGTABLE_BATCH_INTERNAL_H
 
-#include "config.h"
+/* The architecture's directory, include/<arch>/, is searched first. */
+#include <arch_config.h>
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,16 +41,16 @@
 /* Types and compiler macros, needed by the real asm/pgtable-*.h. */
 #include "dup_types.h"
 
-/* The real arm64 PTE layout: pte_t, PTE_* bits, CONT_PTES. */
-#include <linux/sizes.h>
-#include <asm/page-def.h>
-#include <asm/pgtable-prot.h>
+/* The real PTE layout of the architecture: pte_t and its bits. */
+#include <arch_types.h>
 
 #include "stubs.h"
+#include <arch_stubs.h>
 #include "dup.h"
 #include "custom.h"
+#include <arch_custom.h>
 
-/* The real generic and arm64 PTE helpers. */
+/* The real generic and architecture PTE helpers. */
 #include <linux/pgtable.h>
 
 #endif /* __PGTABLE_BATCH_INTERNAL_H */

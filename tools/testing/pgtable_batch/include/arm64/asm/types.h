@@ -6,5 +6,5 @@
  */
 #ifndef __ASM_TYPES_H_SHIM
 #define __ASM_TYPES_H_SHIM
-#include "../pgtable_batch_internal.h"
+#include "../../pgtable_batch_internal.h"
 #endif /* __ASM_TYPES_H_SHIM */

@@ -6,5 +6,5 @@
  */
 #ifndef __ASM_CPUFEATURE_H
 #define __ASM_CPUFEATURE_H
-#include "../pgtable_batch_internal.h"
+#include "../../pgtable_batch_internal.h"
 #endif /* __ASM_CPUFEATURE_H */

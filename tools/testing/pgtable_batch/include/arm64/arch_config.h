@@ -4,8 +4,8 @@
  * 4K pages, 39-bit VA (three levels), contpte (unless PB_NO_CONTPTE),
  * userfaultfd-wp.
  */
-#ifndef __PGTABLE_BATCH_CONFIG_H
-#define __PGTABLE_BATCH_CONFIG_H
+#ifndef __PGTABLE_BATCH_ARCH_CONFIG_H
+#define __PGTABLE_BATCH_ARCH_CONFIG_H
 
 #define CONFIG_64BIT				1
 #define CONFIG_MMU				1
@@ -29,4 +29,4 @@
 #define CONFIG_DEVICE_PRIVATE			1
 #define CONFIG_ARCH_HAS_PTE_PROTNONE		1
 
-#endif /* __PGTABLE_BATCH_CONFIG_H */
+#endif /* __PGTABLE_BATCH_ARCH_CONFIG_H */

@@ -6,5 +6,5 @@
  */
 #ifndef _ARCH_ARM64_ASM_BUG_H
 #define _ARCH_ARM64_ASM_BUG_H
-#include "../pgtable_batch_internal.h"
+#include "../../pgtable_batch_internal.h"
 #endif /* _ARCH_ARM64_ASM_BUG_H */

@@ -6,5 +6,5 @@
  */
 #ifndef __ASM_MEMORY_H
 #define __ASM_MEMORY_H
-#include "../pgtable_batch_internal.h"
+#include "../../pgtable_batch_internal.h"
 #endif /* __ASM_MEMORY_H */

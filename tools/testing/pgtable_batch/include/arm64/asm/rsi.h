@@ -6,5 +6,5 @@
  */
 #ifndef __ASM_RSI_H_
 #define __ASM_RSI_H_
-#include "../pgtable_batch_internal.h"
+#include "../../pgtable_batch_internal.h"
 #endif /* __ASM_RSI_H_ */

@@ -6,5 +6,5 @@
  */
 #ifndef _ASM_ARM64_POR_H
 #define _ASM_ARM64_POR_H
-#include "../pgtable_batch_internal.h"
+#include "../../pgtable_batch_internal.h"
 #endif /* _ASM_ARM64_POR_H */
