@@ -98,7 +98,9 @@ struct folio {
 	struct page page;
 };
 
-extern struct page model_memmap[];
+/* One per translation unit: enough pfns for every folio the tests map. */
+#define MODEL_NR_PFNS	(1UL << 16)
+static struct page model_memmap[MODEL_NR_PFNS];
 
 #define pfn_to_page(pfn)	(&model_memmap[(pfn)])
 #define page_to_pfn(page)	((unsigned long)((page) - model_memmap))
@@ -113,12 +115,12 @@ static inline unsigned long folio_nr_pages(const struct folio *folio)
 }
 
 /* The user mm of the tests and the kernel's init_mm. */
-extern struct mm_struct init_mm;
+static struct mm_struct init_mm;
 
 struct task_struct {
 	struct mm_struct *active_mm;
 };
 
-extern struct task_struct *current;
+static struct task_struct *current;
 
 #endif /* __PGTABLE_BATCH_CUSTOM_H */

@@ -11,7 +11,7 @@
  * (see system_supports_bbml3() below); the next store to the model then
  * tells whether the block was folded or unfolded.
  */
-extern bool arm64_convert_pending;
+static bool arm64_convert_pending;
 
 static inline void __model_after_store(const volatile void *p)
 {
