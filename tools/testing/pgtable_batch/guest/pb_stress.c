@@ -403,13 +403,50 @@ static void restore_atexit(void)
 
 #define MAX_WRITERS 16
 
+static const char * const size_stats[] = {
+	"anon_fault_alloc", "swpout", "swpout_fallback", "swpin", "split",
+};
+
+#define NR_SIZE_STATS ARRAY_SIZE(size_stats)
+
+static void size_stats_get(unsigned long v[][NR_SIZE_STATS])
+{
+	int s;
+	size_t k;
+
+	for (s = 0; s < g.nsizes; s++)
+		for (k = 0; k < NR_SIZE_STATS; k++)
+			v[s][k] = g.sizes[s] == 4 ? 0 :
+				  pb_mthp_stat(g.sizes[s], size_stats[k]);
+}
+
+/* What folios of each size went through: the mix the run really had. */
+static void size_stats_report(unsigned long v0[][NR_SIZE_STATS])
+{
+	unsigned long v[PB_MAX_SIZES + 1][NR_SIZE_STATS];
+	char line[256];
+	int s, n;
+	size_t k;
+
+	size_stats_get(v);
+	for (s = 0; s < g.nsizes; s++) {
+		if (g.sizes[s] == 4)
+			continue;
+		n = snprintf(line, sizeof(line), "%dkB:", g.sizes[s]);
+		for (k = 0; k < NR_SIZE_STATS; k++)
+			n += snprintf(line + n, sizeof(line) - n, " %s +%lu",
+				      size_stats[k], v[s][k] - v0[s][k]);
+		ksft_print_msg("%s\n", line);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct counters wc[MAX_WRITERS] = { 0 }, pc = { 0 }, dc = { 0 };
 	struct counters fc = { 0 }, mc = { 0 }, tot = { 0 };
 	pthread_t wt[MAX_WRITERS], pt, dt, ft;
 	size_t arena_mib = 32, chunk_kib = 256, i;
-	unsigned long pswp0, swp0, fb0;
+	unsigned long pswp0, swp0, fb0, sz0[PB_MAX_SIZES + 1][NR_SIZE_STATS];
 	int writers = 2, opt, all[PB_MAX_SIZES], nall, w;
 	uint64_t t0;
 	bool ok, force = false;
@@ -489,6 +526,7 @@ int main(int argc, char **argv)
 		       g.len >> 20, g.nchunks, g.chunk >> 10, writers, g.secs,
 		       g.nsizes);
 
+	size_stats_get(sz0);
 	pswp0 = pb_vmstat("pswpout");
 	swp0 = pb_mthp_stat_all("swpout");
 	fb0 = pb_mthp_stat_all("swpout_fallback");
@@ -540,6 +578,7 @@ int main(int argc, char **argv)
 		       tot.verified >> 20, tot.pageouts, tot.frees,
 		       tot.freed_zero, tot.dontneeds, tot.mprotects,
 		       tot.mremaps, tot.forks, tot.size_switches);
+	size_stats_report(sz0);
 	printf(
 		"# SUMMARY prog=pb_stress secs=%d bytes_written=%llu bytes_verified=%llu swpouts=%lu large_swpouts=%lu swpout_fallback=%lu mismatches=%llu forks=%lu child_failures=%lu\n",
 	       g.secs, tot.written, tot.verified, pb_vmstat("pswpout") - pswp0,
