@@ -56,6 +56,9 @@ static bool contpte_is_consistent(pte_t pte, unsigned long pfn,
 
 #endif /* CONFIG_ARM64_CONTPTE */
 
+#define arch_pte_valid(pte)	pte_valid(pte)
+#define arch_pte_normal(pte)	pte_mknoncont(pte)
+
 /* Hardware DBM: a write to a writable PTE clears PTE_RDONLY. */
 static pte_t arch_hw_dirty(pte_t pte)
 {

@@ -5,14 +5,14 @@
  * The kernel side of struct pb_arch, written once against the kernel's PTE
  * API and included by each architecture's translation unit (arm64.c,
  * x86.c) after the kernel code under test.  That file defines PB_ARCH,
- * PB_ARCH_NAME, PB_CONT_PTES, PB_CONT_BIT, arch_hw_dirty() and
- * arch_check_table().
+ * PB_ARCH_NAME, PB_CONT_PTES, PB_CONT_BIT, arch_hw_dirty(),
+ * arch_pte_valid(), arch_pte_normal() and arch_check_table().
  */
 
 static struct mm_struct user_mm = { .mm_users = { 1 } };
 static struct vm_area_struct user_vma = { .vm_mm = &user_mm };
 static struct task_struct task = { .active_mm = &user_mm };
-static struct task_struct *current = &task;
+static struct task_struct *current __maybe_unused = &task;
 
 static pte_t *ptep_of(unsigned int idx)
 {
@@ -104,7 +104,7 @@ static uint64_t k_ptep_get(unsigned int idx)
 
 static bool k_pte_valid(uint64_t pte)
 {
-	return pte_valid(__pte(pte));
+	return arch_pte_valid(__pte(pte));
 }
 
 static unsigned long k_pte_pfn(uint64_t pte)
@@ -124,7 +124,7 @@ static bool k_pte_young(uint64_t pte)
 
 static uint64_t k_pte_normal(uint64_t pte)
 {
-	return pte_val(pte_mknoncont(pte_mkold(pte_mkclean(__pte(pte)))));
+	return pte_val(arch_pte_normal(pte_mkold(pte_mkclean(__pte(pte)))));
 }
 
 static bool k_pte_present(uint64_t pte)

@@ -47,6 +47,12 @@ static inline void page_table_check_pmds_set(struct mm_struct *mm,
 					     pmd_t pmd, unsigned int nr) { }
 static inline void page_table_check_pmd_clear(struct mm_struct *mm,
 					      unsigned long addr, pmd_t pmd) { }
+static inline void page_table_check_pmd_set(struct mm_struct *mm,
+					    unsigned long addr, pmd_t *pmdp,
+					    pmd_t pmd) { }
+static inline void page_table_check_pud_set(struct mm_struct *mm,
+					    unsigned long addr, pud_t *pudp,
+					    pud_t pud) { }
 static inline void page_table_check_puds_set(struct mm_struct *mm,
 					     unsigned long addr, pud_t *pudp,
 					     pud_t pud, unsigned int nr) { }

@@ -12,6 +12,7 @@ typedef unsigned long vm_flags_t;
 struct mm_struct {
 	pgd_t *pgd;
 	atomic_t mm_users;
+	atomic_t tlb_flush_pending;
 };
 
 struct vm_area_struct {
@@ -39,6 +40,9 @@ typedef int __bitwise cydp_t;
 
 /* include/linux/atomic.h */
 #define atomic_read(v)		((v)->counter)
+
+/* include/linux/log2.h */
+#define ilog2(n)		(63 - __builtin_clzll(n))
 
 /* include/linux/pfn.h */
 #define PFN_PHYS(x)	((phys_addr_t)(x) << PAGE_SHIFT)

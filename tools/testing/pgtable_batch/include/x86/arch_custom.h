@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * CUSTOMISED for x86: the atomics the x86 PTE code uses, counted in the
+ * model (see include/custom.h).  x86 PTE updates issue no barriers.
+ */
+#ifndef __PGTABLE_BATCH_ARCH_CUSTOM_H
+#define __PGTABLE_BATCH_ARCH_CUSTOM_H
+
+static inline void __model_after_store(const volatile void *p)
+{
+	model_note_write(p);
+}
+
+/* arch/x86/include/asm/cmpxchg.h: single-CPU atomics, counted. */
+#define xchg(p, n)							\
+({									\
+	__typeof__(*(p)) __old = *(p);					\
+	model_note_read(p);						\
+	*(p) = (n);							\
+	__model_after_store(p);						\
+	__old;								\
+})
+
+#define try_cmpxchg(p, po, n)						\
+({									\
+	bool __ok = *(p) == *(po);					\
+	model_note_read(p);						\
+	if (__ok) {							\
+		*(p) = (n);						\
+		__model_after_store(p);					\
+	} else {							\
+		*(po) = *(p);						\
+	}								\
+	__ok;								\
+})
+
+/* arch/x86/include/asm/bitops.h: an atomic read-modify-write, counted. */
+static inline bool test_and_clear_bit(long nr, volatile unsigned long *addr)
+{
+	unsigned long old = *addr;
+
+	model_note_read(addr);
+	if (old & (1UL << nr)) {
+		*addr = old & ~(1UL << nr);
+		__model_after_store(addr);
+	}
+	return old & (1UL << nr);
+}
+
+/* arch/x86/include/asm/barrier.h: compiler barriers only. */
+#define smp_rmb()	do { } while (0)
+#define smp_wmb()	do { } while (0)
+
+/* arch/x86/include/asm/tlbflush.h: counted invalidations. */
+static inline void flush_tlb_range(struct vm_area_struct *vma,
+				   unsigned long start, unsigned long end)
+{
+	model_note_tlbi(start, end, PAGE_SIZE);
+}
+
+static inline void flush_tlb_page(struct vm_area_struct *vma,
+				  unsigned long addr)
+{
+	model_note_tlbi(addr, addr + PAGE_SIZE, PAGE_SIZE);
+}
+
+#endif /* __PGTABLE_BATCH_ARCH_CUSTOM_H */

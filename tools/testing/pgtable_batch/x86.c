@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * x86.c
+ *
+ * Compiles the real x86_64 PTE code of the tree under test against the
+ * model page table: arch/x86/include/asm/pgtable.h and pgtable_64.h (PTE
+ * layout with soft-dirty and the inverted swap offset, single-PTE helpers),
+ * include/linux/pgtable.h and include/linux/pgtable_batch.h.  x86 overrides
+ * no batched helper, so what runs is the generic layer over the x86
+ * single-PTE operations, and it must be exactly the per-PTE loop.
+ */
+
+#include "include/pgtable_batch_internal.h"
+
+#include <linux/pgtable_batch.h>
+
+#include "arch.h"
+
+struct x86_platform_ops x86_platform;
+
+/* DUPLICATED from arch/x86/mm/init.c: every PTE bit is supported. */
+pteval_t __supported_pte_mask __read_mostly = ~0;
+
+/*
+ * DUPLICATED from arch/x86/mm/pgtable.c: the out-of-line single-PTE
+ * access-bit helpers, which that file defines among functions the model
+ * has no use for.
+ */
+bool ptep_test_and_clear_young(struct vm_area_struct *vma,
+		unsigned long addr, pte_t *ptep)
+{
+	bool ret = false;
+
+	if (pte_young(*ptep))
+		ret = test_and_clear_bit(_PAGE_BIT_ACCESSED,
+					 (unsigned long *) &ptep->pte);
+
+	return ret;
+}
+
+bool ptep_clear_flush_young(struct vm_area_struct *vma,
+		unsigned long address, pte_t *ptep)
+{
+	return ptep_test_and_clear_young(vma, address, ptep);
+}
+
+#define PB_ARCH			x86_arch
+#define PB_ARCH_NAME		"x86_64"
+#define PB_CONT_PTES		1
+#define PB_CONT_BIT		0
+
+#define arch_pte_valid(pte)	pte_present(pte)
+#define arch_pte_normal(pte)	(pte)
+
+/* The hardware sets the dirty bit of a writable PTE on a write. */
+static pte_t arch_hw_dirty(pte_t pte)
+{
+	return pte_set_flags(pte, _PAGE_DIRTY);
+}
+
+/* x86 has no contiguous PTE bit: every table is consistent. */
+static int arch_check_table(void)
+{
+	return -1;
+}
+
+#include "ops.c"
