@@ -40,6 +40,7 @@ def sample(bench_name="pageout", size_kb=64, mib=256, ns=1000000, run=0,
                  setup_thp_split_pmd=0)
     if bench_name in ("pageout", "mixed"):
         s["pswpout"] = pages
+        s["swpout_zero"] = 0
         if size_kb > 4:
             s["swpout"] = folios
             s["nr_anon"] = -folios
@@ -207,8 +208,17 @@ class Checks(unittest.TestCase):
         # 64K MADV_PAGEOUT of 256 MiB must swap out 4096 folios whole.
         flags = bench.check_sample(sample(swpout=2048, swpout_fallback=2048))
         self.assertEqual(len(flags), 2)
-        self.assertIn("swpout=2048, want 4096", flags[0])
+        self.assertIn("swpout=2048 (+0 zero-filled folios), want 4096", flags[0])
         self.assertIn("swpout_fallback=2048, want 0", flags[1])
+        # Zero-filled folios: recorded as zero, no mTHP swpout, no pswpout.
+        zero = dict(pswpout=0, swpout=0, swpout_zero=65536, zero_filled=1)
+        self.assertEqual(bench.check_sample(sample(**zero)), [])
+        self.assertEqual(bench.check_sample(sample(size_kb=4, **zero)), [])
+        half = dict(zero, swpout_zero=32768)
+        self.assertEqual(len(bench.check_sample(sample(**half))), 2)
+        s = sample()
+        del s["pswpout"], s["swpout_zero"]
+        self.assertIn("CONFIG_VM_EVENT_COUNTERS", bench.check_sample(s)[0])
         self.assertTrue(bench.check_sample(sample(swap_kb=0)))
         self.assertTrue(bench.check_sample(sample(pswpout=100)))
         # Folios of another size were allocated.

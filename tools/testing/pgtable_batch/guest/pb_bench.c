@@ -14,6 +14,12 @@
  *            one page per folio so that every folio mixes AnonExclusive
  *            and shared-looking pages, time madvise(MADV_PAGEOUT) (256 MiB)
  *
+ * The seed programs fill the region with memset(); Linux 7.3 does not
+ * write zero-filled folios to swap but records them as zero (the
+ * swpout_zero event, no mTHP swpout), so with the seed's memset(0) the
+ * MADV_PAGEOUT workloads time the unmap and the zero check, not the
+ * compression.  -f picks another byte.
+ *
  * The folio size is chosen by the caller through the sysfs mTHP controls
  * (-s only names the size to account for).  For every timed run one line
  *
@@ -81,7 +87,7 @@ static const struct bench_desc benches[] = {
 
 /* Events from /proc/vmstat; the nr_tlb_* ones exist with DEBUG_TLBFLUSH. */
 static const char * const vmstat_keys[] = {
-	"pswpout", "pswpin", "thp_swpout", "thp_swpout_fallback",
+	"pswpout", "pswpin", "swpout_zero", "thp_swpout", "thp_swpout_fallback",
 	"pglazyfree", "pglazyfreed", "thp_split_pmd", "thp_split_page",
 	"thp_deferred_split_page",
 	"nr_tlb_remote_flush", "nr_tlb_remote_flush_received",
@@ -121,6 +127,7 @@ struct options {
 	int runs;
 	int warmups;
 	bool pte_map_pmd;
+	int fill;
 	bool madv_hugepage;
 	bool verify;
 };
@@ -356,10 +363,11 @@ static void print_sample(const struct options *o, int run, bool warmup,
 	       o->bench->name, o->size_kb, o->mib);
 	printf("\"run\":%d,\"warmup\":%d,\"ns\":%llu,", run, warmup ? 1 : 0,
 	       (unsigned long long)ns);
-	printf("\"folios\":%zu,\"pages\":%zu,\"pte_map\":%d,\"swap_kb\":%lld",
+	printf("\"folios\":%zu,\"pages\":%zu,\"pte_map\":%d,\"zero_filled\":%d,",
 	       len / (o->size_kb * 1024), len / page_size,
 	       o->pte_map_pmd && o->size_kb * 1024 == pmd_size(),
-	       meminfo_kb("SwapTotal"));
+	       !o->fill && !o->verify);
+	printf("\"swap_kb\":%lld", meminfo_kb("SwapTotal"));
 	for (i = 0; i < NR_MTHP; i++)
 		if (mthp_present[i])
 			printf(",\"%s\":%lld", mthp_keys[i],
@@ -401,7 +409,7 @@ static uint64_t run_once(const struct options *o, int run, bool warmup)
 		ksft_exit_fail_perror("madvise(MADV_HUGEPAGE)");
 
 	snapshot(&s0);
-	populate(p, len, o->bench->fill, o->verify);
+	populate(p, len, o->fill, o->verify);
 	if (o->pte_map_pmd && folio_bytes == pmd_size() && pte_map(p, len))
 		ksft_exit_fail_perror("mprotect");
 	if (mixed) {
@@ -472,11 +480,13 @@ static void usage_exit(const char *prog)
 
 	fprintf(stderr,
 		"usage: %s <bench> [-s size_kb] [-m MiB] [-r runs] [-w warmups]\n"
-		"          [-p|-P] [-H] [-V]\n"
+		"          [-f byte] [-p|-P] [-H] [-V]\n"
 		"  -s KB  folio size the caller enabled in sysfs (default 64;\n"
 		"         the base page size means order-0 folios)\n"
 		"  -m MiB region size (default: the seed's size)\n"
 		"  -r N   timed runs (default 10), -w N warm-up runs (default 1)\n"
+		"  -f B   memset() byte (default: the seed's; zero-filled folios\n"
+		"         are not written to swap, only recorded as zero)\n"
 		"  -p/-P  PTE-map (-p) or keep PMD-mapped (-P) PMD-sized folios\n"
 		"  -H     madvise(MADV_HUGEPAGE) the region\n"
 		"  -V     fill every page with a pattern and check it afterwards\n"
@@ -489,7 +499,7 @@ static void usage_exit(const char *prog)
 
 static void parse_args(int argc, char **argv, struct options *o)
 {
-	bool mib_set = false, map_set = false;
+	bool mib_set = false, map_set = false, fill_set = false;
 	size_t i;
 	int c;
 
@@ -506,7 +516,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	o->warmups = 1;
 
 	optind = 2;
-	while ((c = getopt(argc, argv, "s:m:r:w:pPHV")) != -1) {
+	while ((c = getopt(argc, argv, "s:m:r:w:f:pPHV")) != -1) {
 		switch (c) {
 		case 's':
 			o->size_kb = strtoul(optarg, NULL, 0);
@@ -520,6 +530,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'w':
 			o->warmups = atoi(optarg);
+			break;
+		case 'f':
+			o->fill = strtol(optarg, NULL, 0) & 0xff;
+			fill_set = true;
 			break;
 		case 'p':
 		case 'P':
@@ -540,6 +554,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 		o->mib = o->bench->default_mib;
 	if (!map_set)
 		o->pte_map_pmd = o->bench->pte_map_pmd;
+	if (!fill_set)
+		o->fill = o->bench->fill;
 	if (o->runs < 1 || o->warmups < 0 || !o->mib || !o->size_kb ||
 	    (o->size_kb & (o->size_kb - 1)) || o->size_kb * 1024 < page_size ||
 	    ((o->mib << 20) % (o->size_kb * 1024)))
@@ -584,8 +600,8 @@ int main(int argc, char **argv)
 	printf("\"release\":\"%s\",\"machine\":\"%s\",\"page_size\":%zu,",
 	       u.release, u.machine, page_size);
 	printf("\"mthp_enabled\":\"%s\",\"thp_enabled\":\"%s\",", policy, thp);
-	printf("\"pte_map_pmd\":%d,\"swap_kb\":%lld}\n", o.pte_map_pmd ? 1 : 0,
-	       meminfo_kb("SwapTotal"));
+	printf("\"pte_map_pmd\":%d,\"fill\":%d,\"swap_kb\":%lld}\n",
+	       o.pte_map_pmd ? 1 : 0, o.fill, meminfo_kb("SwapTotal"));
 	if (!strcmp(policy, "never"))
 		ksft_print_msg("hugepages-%lukB is disabled: folios will be smaller\n",
 			       o.size_kb);
