@@ -23,9 +23,10 @@ static const struct pb_arch *const arches[] = {
 
 static void print_counts(const char *what, const struct model_counts *c)
 {
-	printf("  %-14s reads %lu, writes %lu, unfolds %lu, folds %lu, TLB invalidations %lu (%lu pages), dsb %lu, isb %lu\n",
-	       what, c->reads, c->writes, c->unfolds, c->folds, c->tlbi,
-	       c->tlbi_pages, c->dsb, c->isb);
+	printf("  %-14s reads %lu, writes %lu, unfolds %lu, folds %lu, ",
+	       what, c->reads, c->writes, c->unfolds, c->folds);
+	printf("TLB invalidations %lu (%lu pages), dsb %lu, isb %lu\n",
+	       c->tlbi, c->tlbi_pages, c->dsb, c->isb);
 }
 
 int main(int argc, char **argv)

@@ -44,7 +44,7 @@ static uint64_t k_mk_present(unsigned long pfn, unsigned int flags)
 }
 
 static uint64_t k_mk_softleaf(enum pb_leaf kind, unsigned int type,
-				  unsigned long offset, unsigned int flags)
+			      unsigned long offset, unsigned int flags)
 {
 	swp_entry_t entry;
 	pte_t pte;
@@ -152,7 +152,7 @@ static void k_set_ptes(unsigned int idx, uint64_t pte, unsigned int nr)
 }
 
 static uint64_t k_get_and_clear_full_ptes(unsigned int idx,
-					      unsigned int nr, int full)
+					  unsigned int nr, int full)
 {
 	return pte_val(get_and_clear_full_ptes(&user_mm, addr_of(idx),
 					       ptep_of(idx), nr, full));
@@ -180,7 +180,7 @@ static cydp_t to_cydp(unsigned int flags)
 }
 
 static void k_clear_young_dirty_ptes(unsigned int idx, unsigned int nr,
-					 unsigned int flags)
+				     unsigned int flags)
 {
 	clear_young_dirty_ptes(&user_vma, addr_of(idx), ptep_of(idx), nr,
 			       to_cydp(flags));
@@ -199,7 +199,7 @@ static bool k_clear_flush_young_ptes(unsigned int idx, unsigned int nr)
 }
 
 static void k_set_softleaf_ptes(unsigned int idx, uint64_t pte,
-				    unsigned int nr)
+				unsigned int nr)
 {
 	set_softleaf_ptes(&user_mm, addr_of(idx), ptep_of(idx), __pte(pte), nr);
 }

@@ -31,6 +31,16 @@ uint64_t pb_rand(void)
 	return pb_seed * 0x2545f4914f6cdd1dULL;
 }
 
+bool pb_next_case(unsigned int *v, const unsigned int *dim, unsigned int n)
+{
+	while (n--) {
+		if (++v[n] < dim[n])
+			return true;
+		v[n] = 0;
+	}
+	return false;
+}
+
 static uint32_t hash32(uint32_t x)
 {
 	x ^= x >> 16;
@@ -535,7 +545,7 @@ bool pb_check(const struct pb_op *op, unsigned int idx, unsigned int nr,
 			if (!folded && !lax) {
 				if (pb && pr ? (vb & ~cb) != (vr & ~cb) :
 				    vb != vr)
-					FAIL("PTE %u is %016llx, per-PTE loop %016llx (was %016llx)",
+					FAIL("PTE %u is %016llx, per-PTE loop %016llx, was %016llx",
 					     i, (unsigned long long)vb,
 					     (unsigned long long)vr,
 					     (unsigned long long)before.view[i]);
@@ -543,11 +553,11 @@ bool pb_check(const struct pb_op *op, unsigned int idx, unsigned int nr,
 			}
 			if (pb != pr || (pb ? arch->pte_normal(vb) !=
 					 arch->pte_normal(vr) : vb != vr))
-				FAIL("PTE %u is %016llx, per-PTE loop %016llx (was %016llx, block %s)",
+				FAIL("PTE %u is %016llx, per-PTE loop %016llx, was %016llx in a %s block",
 				     i, (unsigned long long)vb,
 				     (unsigned long long)vr,
 				     (unsigned long long)before.view[i],
-				     folded ? "folded" : "partly covered");
+				     folded ? "folded" : "partly covered folded");
 			if (pb) {
 				dirty_b |= arch->pte_dirty(vb);
 				young_b |= arch->pte_young(vb);

@@ -29,16 +29,15 @@
 		}							\
 	} while (0)
 
-#define __ASSERT_TRUE(_expr, _fmt, ...)					   \
-	do {								   \
-		if (!(_expr)) {						   \
-			fprintf(stderr,					   \
+#define __ASSERT_TRUE(_expr, _fmt, ...)					\
+	do {								\
+		if (!(_expr)) {						\
+			fprintf(stderr,					\
 				"Assert FAILED at %s:%d:%s(): %s is FALSE" \
-				_fmt ".\n",				   \
-				__FILE__, __LINE__, __func__, #_expr	   \
-				__VA_OPT__(,) __VA_ARGS__);		   \
-			return false;					   \
-		}							   \
+				_fmt ".\n", __FILE__, __LINE__, __func__, \
+				#_expr, ##__VA_ARGS__);			\
+			return false;					\
+		}							\
 	} while (0)
 
 #define __TO_SCALAR(x)	((unsigned long long)(uintptr_t)(x))
@@ -118,6 +117,12 @@ void pb_fill_leaves(unsigned int idx, unsigned int n, enum pb_leaf kind,
 uint64_t pb_leaf_at(enum pb_leaf kind, unsigned int type,
 		    unsigned long offset, unsigned int flags, unsigned int i);
 bool pb_leaf_has_offset(enum pb_leaf kind);
+
+/*
+ * Step @v through every combination of @n values, v[i] < dim[i], the last
+ * one fastest.  Returns false after the last combination.
+ */
+bool pb_next_case(unsigned int *v, const unsigned int *dim, unsigned int n);
 
 /* Deterministic pseudo-random numbers (xorshift64*). */
 uint64_t pb_rand(void);

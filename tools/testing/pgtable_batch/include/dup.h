@@ -36,7 +36,7 @@ typedef int __bitwise cydp_t;
 #define CYDP_CLEAR_DIRTY		((__force cydp_t)BIT(1))
 
 /* include/linux/mm.h */
-#define TLB_FLUSH_VMA(mm,flags) { .vm_mm = (mm), .vm_flags = (flags) }
+#define TLB_FLUSH_VMA(mm, flags) { .vm_mm = (mm), .vm_flags = (flags) }
 
 /* include/linux/atomic.h */
 #define atomic_read(v)		((v)->counter)

@@ -22,8 +22,7 @@ typedef struct { int counter; } atomic_t;
 #define __bitwise
 #define __force
 #define __pure			__attribute__((__pure__))
-#undef __always_inline
-#define __always_inline		inline __attribute__((__always_inline__))
+/* __always_inline comes from glibc's <sys/cdefs.h>, with the same meaning. */
 #define __must_check		__attribute__((__warn_unused_result__))
 #define __maybe_unused		__attribute__((__unused__))
 #define __read_mostly

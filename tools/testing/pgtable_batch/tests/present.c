@@ -53,27 +53,31 @@ static void set_context(enum pb_layout layout, enum pb_fold fold,
 static bool run_present(const struct pb_op *op, const uint64_t *args,
 			unsigned int nargs, bool none)
 {
-	unsigned int cont = PB_BLOCK;
-	unsigned int layout, fold, pat, off, nr, a;
+	const unsigned int cont = PB_BLOCK;
+	const unsigned int dim[] = {
+		PB_NR_LAYOUT, PB_NR_FOLD, PB_NR_PAT, cont, 2 * cont + 1, nargs
+	};
+	unsigned int v[ARRAY_SIZE(dim)] = { 0 };
 
-	for (layout = 0; layout < PB_NR_LAYOUT; layout++)
-	for (fold = 0; fold < PB_NR_FOLD; fold++)
-	for (pat = 0; pat < PB_NR_PAT; pat++)
-	for (off = 0; off < cont; off++)
-	for (nr = 1; nr <= 2 * cont + 1; nr++)
-	for (a = 0; a < nargs; a++) {
-		unsigned int start = batch_start(off);
-		uint64_t arg = args[a];
+	do {
+		enum pb_layout layout = v[0];
+		enum pb_fold fold = v[1];
+		enum pb_pattern pat = v[2];
+		unsigned int start = batch_start(v[3]);
+		unsigned int nr = v[4] + 1;
+		uint64_t arg = args[v[5]];
 
 		map_layout(layout, start, nr, fold, pat);
 		if (none) {
 			pb_make_none(start, nr);
-			arg = arch->mk_present(pb_pfn(start), pb_attr(pat, start));
+			arg = arch->mk_present(pb_pfn(start),
+					       pb_attr(pat, start));
 		}
 		set_context(layout, fold, pat);
 		if (!pb_check(op, start, nr, arg))
 			return false;
-	}
+	} while (pb_next_case(v, dim, ARRAY_SIZE(dim)));
+
 	return true;
 }
 

@@ -90,8 +90,11 @@ static bool check_leaves(unsigned int start, unsigned int nr,
 					   a->flags, i);
 
 		if (model_pt[start + i] != want) {
-			fprintf(stderr, "%s: set_softleaf_ptes(start=%u, nr=%u) %s: PTE %u is %016llx, expected %016llx\n",
-				arch->name, start, nr, pb_context, start + i,
+			fprintf(stderr,
+				"%s: set_softleaf_ptes(start=%u, nr=%u) %s: ",
+				arch->name, start, nr, pb_context);
+			fprintf(stderr, "PTE %u is %016llx, expected %016llx\n",
+				start + i,
 				(unsigned long long)model_pt[start + i],
 				(unsigned long long)want);
 			return false;
@@ -102,31 +105,33 @@ static bool check_leaves(unsigned int start, unsigned int nr,
 
 static bool test_set_softleaf_ptes(void)
 {
-	unsigned int cont = PB_BLOCK;
-	unsigned int kind, around, off, nr, s, nsets;
-	unsigned int sets[8];
+	const unsigned int cont = PB_BLOCK;
+	unsigned int kind, sets[8];
 
 	for (kind = 0; kind < PB_NR_LEAF; kind++) {
-		nsets = leaf_flag_sets(kind, sets);
-		for (s = 0; s < nsets; s++)
-		for (around = 0; around < PB_NR_AROUND; around++)
-		for (off = 0; off < cont; off++)
-		for (nr = 1; nr <= 2 * cont + 1; nr++) {
-			unsigned int start = 2 * cont + off;
+		const unsigned int dim[] = {
+			leaf_flag_sets(kind, sets), PB_NR_AROUND, cont,
+			2 * cont + 1
+		};
+		unsigned int v[ARRAY_SIZE(dim)] = { 0 };
+
+		do {
+			unsigned int start = 2 * cont + v[2];
+			unsigned int nr = v[3] + 1;
 			struct pb_leaf_arg a;
 
-			leaf_arg_init(&a, kind, sets[s], off * 64 + nr);
-			surround(around, start, nr,
-				 (enum pb_fold)((off + nr) % PB_NR_FOLD));
+			leaf_arg_init(&a, kind, sets[v[0]], v[2] * 64 + nr);
+			surround(v[1], start, nr,
+				 (enum pb_fold)((v[2] + nr) % PB_NR_FOLD));
 			snprintf(pb_context, sizeof(pb_context),
 				 "[%s flags 0x%x, around %s]", leaf_name[kind],
-				 sets[s], around_name[around]);
+				 sets[v[0]], around_name[v[1]]);
 			if (!pb_check(&pb_op_set_softleaf_ptes, start, nr,
 				      (uintptr_t)&a))
 				return false;
 			if (!check_leaves(start, nr, &a))
 				return false;
-		}
+		} while (pb_next_case(v, dim, ARRAY_SIZE(dim)));
 	}
 	return true;
 }
@@ -168,31 +173,33 @@ static bool test_set_softleaf_ptes_one(void)
 
 static bool test_clear_nonpresent_ptes(void)
 {
-	unsigned int cont = PB_BLOCK;
-	unsigned int kind, around, off, nr, s, nsets;
-	unsigned int sets[8];
+	const unsigned int cont = PB_BLOCK;
+	unsigned int kind, sets[8];
 
 	for (kind = 0; kind < PB_NR_LEAF; kind++) {
-		nsets = leaf_flag_sets(kind, sets);
-		for (s = 0; s < nsets; s++)
-		for (around = 0; around < PB_NR_AROUND; around++)
-		for (off = 0; off < cont; off++)
-		for (nr = 1; nr <= 2 * cont + 1; nr++) {
-			unsigned int start = 2 * cont + off;
+		const unsigned int dim[] = {
+			leaf_flag_sets(kind, sets), PB_NR_AROUND, cont,
+			2 * cont + 1
+		};
+		unsigned int v[ARRAY_SIZE(dim)] = { 0 };
+
+		do {
+			unsigned int start = 2 * cont + v[2];
+			unsigned int nr = v[3] + 1;
 			struct pb_leaf_arg a;
 
-			leaf_arg_init(&a, kind, sets[s], off * 64 + nr);
-			surround(around, start, nr,
-				 (enum pb_fold)((off + nr) % PB_NR_FOLD));
+			leaf_arg_init(&a, kind, sets[v[0]], v[2] * 64 + nr);
+			surround(v[1], start, nr,
+				 (enum pb_fold)((v[2] + nr) % PB_NR_FOLD));
 			pb_fill_leaves(start, nr, a.kind, a.type, a.offset,
 				       a.flags);
 			snprintf(pb_context, sizeof(pb_context),
 				 "[%s flags 0x%x, around %s]", leaf_name[kind],
-				 sets[s], around_name[around]);
+				 sets[v[0]], around_name[v[1]]);
 			if (!pb_check(&pb_op_clear_nonpresent_ptes, start, nr,
 				      0))
 				return false;
-		}
+		} while (pb_next_case(v, dim, ARRAY_SIZE(dim)));
 	}
 	return true;
 }
@@ -207,29 +214,30 @@ static bool test_unmap_to_swap(void)
 		0, PB_EXCLUSIVE, PB_SOFT_DIRTY | PB_SWP_UFFD_WP,
 		PB_EXCLUSIVE | PB_SOFT_DIRTY | PB_SWP_UFFD_WP,
 	};
-	unsigned int cont = PB_BLOCK;
-	unsigned int fold, pat, off, nr, s;
+	const unsigned int cont = PB_BLOCK;
+	const unsigned int dim[] = {
+		PB_NR_FOLD, PB_NR_PAT, ARRAY_SIZE(sets), cont, 2 * cont + 1
+	};
+	unsigned int v[ARRAY_SIZE(dim)] = { 0 };
 
-	for (fold = 0; fold < PB_NR_FOLD; fold++)
-	for (pat = 0; pat < PB_NR_PAT; pat++)
-	for (s = 0; s < ARRAY_SIZE(sets); s++)
-	for (off = 0; off < cont; off++)
-	for (nr = 1; nr <= 2 * cont + 1; nr++) {
-		unsigned int start = 2 * cont + off;
+	do {
+		unsigned int start = 2 * cont + v[3];
+		unsigned int nr = v[4] + 1;
 		struct pb_leaf_arg a;
 
-		leaf_arg_init(&a, PB_LEAF_SWAP, sets[s], off * 64 + nr);
+		leaf_arg_init(&a, PB_LEAF_SWAP, sets[v[2]], v[3] * 64 + nr);
 		pb_clear_table();
-		pb_map(cont, 5 * cont, fold, pat);
+		pb_map(cont, 5 * cont, v[0], v[1]);
 		snprintf(pb_context, sizeof(pb_context),
 			 "[folded %s, attrs %s, swap flags 0x%x]",
-			 fold_name[fold], pat_name[pat], sets[s]);
+			 fold_name[v[0]], pat_name[v[1]], sets[v[2]]);
 		if (!pb_check(&pb_op_unmap_to_softleaf, start, nr,
 			      (uintptr_t)&a))
 			return false;
 		if (!check_leaves(start, nr, &a))
 			return false;
-	}
+	} while (pb_next_case(v, dim, ARRAY_SIZE(dim)));
+
 	return true;
 }
 

@@ -62,6 +62,7 @@ static inline u64 __model_cmpxchg(volatile u64 *p, u64 old, u64 new)
 #define dsb(opt)	((void)model_counts.dsb++)
 #define dmb(opt)	((void)model_counts.dmb++)
 #define isb()		((void)model_counts.isb++)
+/* The SMP barriers are dmb()s on arm64: counted as such. */
 #define smp_rmb()	dmb(ishld)
 #define smp_wmb()	dmb(ishst)
 #define smp_mb()	dmb(ish)
