@@ -90,3 +90,12 @@ check: lint test-harness test-cocci test-bench-unit test-guest
 
 clean:
 	rm -rf $(B)/o $(B)/tree $(B)/series $(B)/guest-bin $(B)/selftests $(B)/logs $(B)/bench
+
+# Record the vanilla mm selftest results that test-guest compares against.
+selftests-baseline: vanilla initramfs
+	@for a in $(ARCHES); do \
+		log=$(B)/logs/$$a-vanilla-$(VARIANT)-selftests.log; \
+		$(W)/qemu-run.sh $$a $(B)/o/$$a-vanilla-$(VARIANT)/kernel.img \
+			$(B)/initramfs-$$a.cpio.gz selftests $$log $(TIMEOUT) && \
+		$(W)/selftests-compare.sh $$a $$log --record || exit 1; \
+	done

@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# selftests-compare.sh ARCH LOG [--record]
+#
+# Compare the mm selftest results of a patched guest (PB-SELFTEST lines of
+# the "selftests" plan in LOG) with the vanilla 7.3 baseline recorded in
+# workspace/guest/selftests.baseline: every test must have the same number
+# of passes and skips, and fail only where vanilla fails.  --record
+# replaces ARCH's lines of the baseline with LOG (a vanilla run).
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+ARCH=${1:?arch}; LOG=${2:?log}
+BASELINE=$REPO/workspace/guest/selftests.baseline
+
+results() {	# log -> "name pass skip fail" and "FAIL name desc" lines
+	sed -n 's/^PB-SELFTEST \([^ ]*\) pass=\([0-9]*\) skip=\([0-9]*\) fail=\([0-9]*\).*/\1 \2 \3 \4/p' "$1"
+	sed -n 's/^PB-SELFTEST-FAIL \(.*\)/FAIL \1/p' "$1"
+}
+
+if [ "${3:-}" = --record ]; then
+	touch "$BASELINE"
+	{
+		grep -v "^$ARCH " "$BASELINE" || true
+		results "$LOG" | sed "s/^/$ARCH /"
+	} | LC_ALL=C sort >"$BASELINE.new"
+	mv "$BASELINE.new" "$BASELINE"
+	echo "selftests: recorded the $ARCH baseline from $LOG"
+	exit 0
+fi
+
+[ -f "$BASELINE" ] || { echo "selftests: no baseline ($BASELINE)"; exit 1; }
+rc=0
+n=0
+while read -r name pass skip fail; do
+	[ "$name" = FAIL ] && continue
+	n=$((n + 1))
+	base=$(awk -v a="$ARCH" -v t="$name" '$1 == a && $2 == t { print $3, $4, $5 }' "$BASELINE")
+	if [ -z "$base" ]; then
+		echo "selftests: $ARCH $name: no baseline"; rc=1; continue
+	fi
+	read -r bpass bskip bfail <<<"$base"
+	if [ "$pass" != "$bpass" ] || [ "$skip" != "$bskip" ] || [ "$fail" -gt "$bfail" ]; then
+		echo "selftests: $ARCH $name: pass=$pass skip=$skip fail=$fail, vanilla pass=$bpass skip=$bskip fail=$bfail"
+		rc=1
+	fi
+done < <(results "$LOG")
+# A failing case must be one that fails on vanilla too.
+while read -r _ name desc; do
+	if ! grep -qF "$ARCH FAIL $name $desc" "$BASELINE"; then
+		echo "selftests: $ARCH $name: fails where vanilla passes: $desc"; rc=1
+	fi
+done < <(results "$LOG" | grep '^FAIL ' || true)
+expected=$(awk -v a="$ARCH" '$1 == a && $2 != "FAIL"' "$BASELINE" | wc -l)
+if [ "$n" != "$expected" ]; then
+	echo "selftests: $ARCH: $n tests ran, the baseline has $expected"; rc=1
+fi
+[ $rc = 0 ] && echo "selftests: $ARCH: $n tests, same passes and skips as vanilla"
+exit $rc
