@@ -14,7 +14,7 @@ W := workspace
 
 .PHONY: all deps base tree series refresh kernels vanilla patched \
 	guest-bin initramfs test-harness test-cocci test-bench-unit \
-	test-guest test-kunit lint bench check bisect-check clean help
+	test-guest lint bench check bisect-check clean help selftests-baseline
 
 all: help
 

@@ -10,7 +10,7 @@
 
 #include "model.h"
 
-uint64_t model_pt[MODEL_NR_PTES] __attribute__((aligned(4096)));
+uint64_t model_pt[2 * MODEL_NR_PTES] __attribute__((aligned(4096)));
 struct model_counts model_counts;
 unsigned int model_unfolded[MODEL_MAX_UNFOLDS];
 
@@ -26,7 +26,7 @@ bool model_owns(const volatile void *p)
 {
 	const volatile uint64_t *q = p;
 
-	return q >= model_pt && q < model_pt + MODEL_NR_PTES;
+	return q >= model_pt && q < model_pt + 2 * MODEL_NR_PTES;
 }
 
 void model_pause(void)

@@ -16,8 +16,13 @@
 
 #define MODEL_NR_PTES		512
 
-/* The PTE table; the kernel code under test sees it as pte_t[]. */
-extern uint64_t model_pt[MODEL_NR_PTES];
+/*
+ * The PTE table; the kernel code under test sees it as pte_t[].  It is
+ * followed by the table of the next PMD, so that a batch crossing a PMD
+ * boundary, against the contract, stays in memory the tests own.
+ */
+extern uint64_t model_pt[2 * MODEL_NR_PTES];
+#define MODEL_PT_BYTES		(MODEL_NR_PTES * sizeof(uint64_t))
 
 /* Virtual address mapped by model_pt[0] (PMD aligned). */
 #define MODEL_BASE_ADDR		0x40000000UL

@@ -387,7 +387,7 @@ const struct pb_op pb_op_unmap_to_softleaf = {
 struct pb_outcome {
 	uint64_t ret;
 	unsigned int unfolded[MODEL_MAX_UNFOLDS];
-	uint64_t raw[MODEL_NR_PTES];
+	uint64_t raw[2 * MODEL_NR_PTES];
 	uint64_t view[PB_WINDOW];
 	bool folded[PB_WINDOW];		/* by block: a valid PTE has PTE_CONT */
 	struct model_counts counts;
@@ -526,7 +526,9 @@ bool pb_check(const struct pb_op *op, unsigned int idx, unsigned int nr,
 	 * be identical, bit for bit.
 	 */
 	if (memcmp(batch.raw + PB_WINDOW, ref.raw + PB_WINDOW,
-		   sizeof(model_pt) - PB_WINDOW * sizeof(model_pt[0])))
+		   MODEL_PT_BYTES - PB_WINDOW * sizeof(model_pt[0])) ||
+	    memcmp(batch.raw + MODEL_NR_PTES, ref.raw + MODEL_NR_PTES,
+		   MODEL_PT_BYTES))
 		FAIL("changed PTEs beyond index %u", PB_WINDOW);
 	for (blk = 0; blk < PB_WINDOW; blk += cont) {
 		bool folded = batch.folded[blk] || ref.folded[blk];

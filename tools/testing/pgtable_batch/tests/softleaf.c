@@ -241,10 +241,54 @@ static bool test_unmap_to_swap(void)
 	return true;
 }
 
+/* Count the warnings of one call of set_softleaf_ptes(). */
+static unsigned long softleaf_warns(unsigned int idx, uint64_t pte,
+				    unsigned int nr)
+{
+	model_reset_counts();
+	fprintf(stderr, "(a warning is expected)\n");
+	arch->set_softleaf_ptes(idx, pte, nr);
+	return model_counts.warns;
+}
+
+/*
+ * set_softleaf_ptes() checks its contract with VM_WARN_ON(): non-present,
+ * non-none entries only, into none PTEs, all in one PMD.
+ */
+static bool test_set_softleaf_ptes_contract(void)
+{
+	uint64_t swp = arch->mk_softleaf(PB_LEAF_SWAP, 1, 0x100, 0);
+	uint64_t present = arch->mk_present(pb_pfn(40), PB_WRITE);
+	unsigned int nr;
+
+	for (nr = 1; nr <= 3; nr += 2) {
+		pb_clear_table();
+		model_pt[40 + nr - 1] = present;
+		ASSERT_LE(1UL, softleaf_warns(40, swp, nr));
+
+		pb_clear_table();
+		ASSERT_LE(1UL, softleaf_warns(40, present, nr));
+	}
+
+	/* A batch that runs into the next PMD's table. */
+	pb_clear_table();
+	ASSERT_LE(1UL, softleaf_warns(MODEL_NR_PTES - 2, swp, 4));
+
+	/* And no warning when the contract holds, up to the PMD's end. */
+	pb_clear_table();
+	model_reset_counts();
+	arch->set_softleaf_ptes(MODEL_NR_PTES - 4, swp, 4);
+	ASSERT_EQ(model_counts.warns, 0UL);
+
+	pb_clear_table();
+	return true;
+}
+
 static void run_softleaf_tests(int *num_tests, int *num_fail)
 {
 	TEST(set_softleaf_ptes);
 	TEST(set_softleaf_ptes_one);
+	TEST(set_softleaf_ptes_contract);
 	TEST(clear_nonpresent_ptes);
 	TEST(unmap_to_swap);
 }
