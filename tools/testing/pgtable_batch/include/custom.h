@@ -66,25 +66,26 @@ static inline void page_table_check_pud_clear(struct mm_struct *mm,
  * only evaluates it with CONFIG_DEBUG_VM, so that its PTE reads are not
  * charged to the batch.
  */
-#define WARN_ON(cond)							\
+#define __PB_WARN(cond, str)						\
 ({									\
 	int __ret;							\
 	model_pause();							\
 	__ret = !!(cond);						\
 	model_resume();							\
 	if (unlikely(__ret))						\
-		model_note_warn(__FILE__, __LINE__, #cond);		\
+		model_note_warn(__FILE__, __LINE__, str);		\
 	unlikely(__ret);						\
 })
-#define WARN_ON_ONCE(cond)		WARN_ON(cond)
-#define WARN(cond, fmt...)		WARN_ON(cond)
-#define WARN_ONCE(cond, fmt...)		WARN_ON(cond)
-#define VM_WARN_ON(cond)		((void)WARN_ON(cond))
-#define VM_WARN_ON_ONCE(cond)		WARN_ON(cond)
-#define VM_WARN_ONCE(cond, fmt...)	WARN_ON(cond)
-#define VM_WARN(cond, fmt...)		WARN_ON(cond)
-#define VM_BUG_ON(cond)			((void)WARN_ON(cond))
-#define BUG_ON(cond)			((void)WARN_ON(cond))
+#define WARN_ON(cond)			__PB_WARN(cond, #cond)
+#define WARN_ON_ONCE(cond)		__PB_WARN(cond, #cond)
+#define WARN(cond, fmt...)		__PB_WARN(cond, #cond)
+#define WARN_ONCE(cond, fmt...)		__PB_WARN(cond, #cond)
+#define VM_WARN_ON(cond)		((void)__PB_WARN(cond, #cond))
+#define VM_WARN_ON_ONCE(cond)		__PB_WARN(cond, #cond)
+#define VM_WARN_ONCE(cond, fmt...)	__PB_WARN(cond, #cond)
+#define VM_WARN(cond, fmt...)		__PB_WARN(cond, #cond)
+#define VM_BUG_ON(cond)			((void)__PB_WARN(cond, #cond))
+#define BUG_ON(cond)			((void)__PB_WARN(cond, #cond))
 #define BUG()				abort()
 #define BUILD_BUG_ON(cond)		_Static_assert(!(cond), #cond)
 #define BUILD_BUG()			abort()
