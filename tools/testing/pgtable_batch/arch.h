@@ -97,6 +97,9 @@ struct pb_arch {
 	bool (*ref_clear_flush_young_ptes)(unsigned int idx, unsigned int nr);
 	/* set_softleaf_ptes(): the tests loop over set_pte_at() themselves. */
 
+	/* pte_move_softleaf_offset() of include/linux/pgtable_batch.h. */
+	uint64_t (*move_softleaf_offset)(uint64_t pte, long delta);
+
 	/* Single-PTE operations used to build test states. */
 	void (*set_pte_at)(unsigned int idx, uint64_t pte);
 };

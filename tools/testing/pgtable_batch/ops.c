@@ -204,6 +204,11 @@ static void k_set_softleaf_ptes(unsigned int idx, uint64_t pte,
 	set_softleaf_ptes(&user_mm, addr_of(idx), ptep_of(idx), __pte(pte), nr);
 }
 
+static uint64_t k_move_softleaf_offset(uint64_t pte, long delta)
+{
+	return pte_val(pte_move_softleaf_offset(__pte(pte), delta));
+}
+
 /*
  * The per-PTE loops: the definitions the batched helpers are held to, as
  * include/linux/pgtable.h writes them for an architecture without
@@ -368,5 +373,6 @@ const struct pb_arch PB_ARCH = {
 	.ref_test_and_clear_young_ptes = ref_test_and_clear_young_ptes,
 	.ref_clear_flush_young_ptes = ref_clear_flush_young_ptes,
 
+	.move_softleaf_offset = k_move_softleaf_offset,
 	.set_pte_at = k_set_pte_at,
 };

@@ -241,6 +241,39 @@ static bool test_unmap_to_swap(void)
 	return true;
 }
 
+/*
+ * pte_move_softleaf_offset() moves the offset of every kind of entry that
+ * carries one, forwards and backwards, keeping the type and the swp bits:
+ * the result is the entry built with the moved offset.
+ */
+static bool test_pte_move_softleaf_offset(void)
+{
+	static const long deltas[] = { 1, -1, 2, -2, 15, -15, 16, -16, 511 };
+	unsigned int kind, sets[8];
+
+	for (kind = 0; kind < PB_NR_LEAF; kind++) {
+		unsigned int nsets = leaf_flag_sets(kind, sets), s, d;
+
+		if (!pb_leaf_has_offset(kind))
+			continue;
+		for (s = 0; s < nsets; s++)
+			for (d = 0; d < ARRAY_SIZE(deltas); d++) {
+				struct pb_leaf_arg a;
+				uint64_t from, to;
+
+				leaf_arg_init(&a, kind, sets[s], 1000 + d);
+				from = pb_leaf_at(kind, a.type, a.offset, a.flags,
+						  512);
+				to = pb_leaf_at(kind, a.type, a.offset, a.flags,
+						512 + deltas[d]);
+				ASSERT_EQ(arch->move_softleaf_offset(from,
+								     deltas[d]),
+					  to);
+			}
+	}
+	return true;
+}
+
 /* Count the warnings of one call of set_softleaf_ptes(). */
 static unsigned long softleaf_warns(unsigned int idx, uint64_t pte,
 				    unsigned int nr)
@@ -289,6 +322,7 @@ static void run_softleaf_tests(int *num_tests, int *num_fail)
 	TEST(set_softleaf_ptes);
 	TEST(set_softleaf_ptes_one);
 	TEST(set_softleaf_ptes_contract);
+	TEST(pte_move_softleaf_offset);
 	TEST(clear_nonpresent_ptes);
 	TEST(unmap_to_swap);
 }
