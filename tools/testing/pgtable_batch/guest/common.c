@@ -85,8 +85,14 @@ int pb_mthp_sizes(int *kb, int max)
 		while (d && (e = readdir(d))) {
 			int s;
 
-			if (sscanf(e->d_name, "hugepages-%dkB", &s) == 1 &&
-			    nr_sizes < PB_MAX_SIZES)
+			char path[128];
+
+			/* Sizes without an "enabled" knob are file/shmem only. */
+			if (sscanf(e->d_name, "hugepages-%dkB", &s) != 1 ||
+			    nr_sizes >= PB_MAX_SIZES)
+				continue;
+			snprintf(path, sizeof(path), THP_DIR "/hugepages-%dkB/enabled", s);
+			if (!access(path, F_OK))
 				sizes[nr_sizes++] = s;
 		}
 		if (d)
@@ -220,11 +226,9 @@ static long scan_file(const char *path, const char *name, const char *fmt)
 	return val;
 }
 
-unsigned long pb_vmstat(const char *name)
+long pb_vmstat(const char *name)
 {
-	long v = scan_file("/proc/vmstat", name, "%ld");
-
-	return v < 0 ? 0 : v;
+	return scan_file("/proc/vmstat", name, "%ld");
 }
 
 long pb_meminfo(const char *name)

@@ -25,7 +25,10 @@ extern size_t pb_pagesize;
 
 void pb_init(void);
 
-/* mTHP sizes in kB offered by the kernel, ascending; returns the count. */
+/*
+ * Anonymous mTHP sizes in kB offered by the kernel, ascending; returns the
+ * count.
+ */
 int pb_mthp_sizes(int *kb, int max);
 /* Remember every mTHP knob so pb_mthp_restore() can put it back. */
 void pb_mthp_save(void);
@@ -40,7 +43,8 @@ int pb_mthp_set(const int *kb, int n, bool shmem);
 unsigned long pb_mthp_stat(int kb, const char *name);
 /* Sum of stats/<name> over every size. */
 unsigned long pb_mthp_stat_all(const char *name);
-unsigned long pb_vmstat(const char *name);
+/* A /proc/vmstat counter, -1 if absent (no CONFIG_VM_EVENT_COUNTERS). */
+long pb_vmstat(const char *name);
 /* A /proc/meminfo field in kB, -1 if absent. */
 long pb_meminfo(const char *name);
 /* Path of the first active swap device, NULL if none. */
