@@ -74,7 +74,7 @@ test-bench-unit:
 test-guest: patched initramfs
 	@$(W)/test-guest.sh "$(ARCHES)" $(VARIANT) $(TIMEOUT)
 
-lint: tree
+lint: kernels
 	@$(W)/lint.sh $(TREE)
 
 bisect-check: tree
