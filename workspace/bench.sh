@@ -10,6 +10,8 @@
 # "bench" guest plan (or "bench-quick") in each boot, and hands every
 # console log to bench.py for the statistics, the report and the plot.
 #
+# Each kernel boots $BOOTS times; the plan divides its run counts by that
+# (boots=N in pbargs) and bench.py pools the runs of all boots.
 # Per boot: build/bench/logs/<arch>-<kernel>-<boot>.log and .meta.json.
 set -euo pipefail
 
@@ -58,7 +60,7 @@ for arch in $ARCHES; do
 			s=$(date +%s)
 			rc=0
 			"$REPO/workspace/qemu-run.sh" "$arch" "$kernel" "$BUILD/initramfs-$arch.cpio.gz" \
-				"$PLAN" "$log" "$TIMEOUT" "${PBARGS:-}" || rc=$?
+				"$PLAN" "$log" "$TIMEOUT" "boots=$BOOTS${PBARGS:+,$PBARGS}" || rc=$?
 			took[$key]=$(($(date +%s) - s))
 			release=$(cat "$BUILD/o/$arch-$kind-$VARIANT/include/config/kernel.release")
 			cat >"$log.meta.json" <<-META
