@@ -966,10 +966,14 @@ int main(int argc, char **argv)
 		}
 		close(c.pm);
 	}
-	/* swpouts: pages seen swapped out through pagemap (no vmstat needed) */
-	printf("# SUMMARY prog=pb_integrity bytes_verified=%llu swpouts=%llu pswpout=%ld mismatches=%llu\n",
-	       bytes_verified, pages_seen_swapped,
+	/*
+	 * swpouts: pages swapped out (pswpout), -1 without VM event counters;
+	 * swapped_pages: pages found swapped out through pagemap after
+	 * MADV_PAGEOUT.
+	 */
+	printf("# SUMMARY prog=pb_integrity bytes_verified=%llu swpouts=%ld swapped_pages=%llu mismatches=%llu\n",
+	       bytes_verified,
 	       pswpout_start < 0 ? -1 : pb_vmstat("pswpout") - pswpout_start,
-	       total_mismatches);
+	       pages_seen_swapped, total_mismatches);
 	ksft_finished();
 }

@@ -597,14 +597,14 @@ int main(int argc, char **argv)
 		       tot.mremaps, tot.forks, tot.size_switches);
 	size_stats_report(sz0);
 	/*
-	 * swpouts: pswpout (pages) when the kernel counts VM events, else the
-	 * swap entries seen through pagemap right after MADV_PAGEOUT.
+	 * swpouts: pages swapped out (pswpout), -1 without VM event counters;
+	 * swap_ptes_seen: swap entries found through pagemap right after each
+	 * MADV_PAGEOUT (the same entry may be counted more than once).
 	 */
 	printf(
-		"# SUMMARY prog=pb_stress secs=%d bytes_written=%llu bytes_verified=%llu swpouts=%llu large_swpouts=%lu swpout_fallback=%lu mismatches=%llu forks=%lu child_failures=%lu\n",
+		"# SUMMARY prog=pb_stress secs=%d bytes_written=%llu bytes_verified=%llu swpouts=%ld swap_ptes_seen=%llu large_swpouts=%lu swpout_fallback=%lu mismatches=%llu forks=%lu child_failures=%lu\n",
 	       g.secs, tot.written, tot.verified,
-	       pswp0 < 0 ? tot.swap_seen :
-	       (unsigned long long)(pb_vmstat("pswpout") - pswp0),
+	       pswp0 < 0 ? -1 : pb_vmstat("pswpout") - pswp0, tot.swap_seen,
 	       pb_mthp_stat_all("swpout") - swp0,
 	       pb_mthp_stat_all("swpout_fallback") - fb0, tot.mismatches,
 	       tot.forks, tot.child_failures);
