@@ -264,8 +264,8 @@ assigned[key(p)] = {ptep, addr, nr}
 //----------------------------------------------------------
 
 @idx@
-identifier i, addr, ptep;
-expression A, N, mm, E;
+identifier i, addr;
+expression A, N;
 position p;
 statement S;
 @@

@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the semantic patches of scripts/coccinelle/ over their test inputs.
+#
+# tools/testing/coccinelle/<name>/*.c are the inputs for
+# scripts/coccinelle/*/<name>.cocci and <input>.res the expected result:
+# the patched file for a script with a patch mode, the report otherwise.
+# spatch runs with the options of the script's "// Options:" line, as
+# make coccicheck runs it.  Prints ok or FAIL per case and
+# "N passed, N failed"; exits non-zero on any failure.
+#
+# Usage: run.sh [name...]
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+spatch=${SPATCH:-spatch}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+if ! command -v "$spatch" > /dev/null; then
+	echo "run.sh: $spatch not found" >&2
+	exit 2
+fi
+
+passed=0
+failed=0
+
+if [ $# -eq 0 ]; then
+	set -- $(cd "$here" && ls -d */ | tr -d /)
+fi
+
+for name in "$@"; do
+	cocci=$(find "$top/scripts/coccinelle" -name "$name.cocci" | head -1)
+	if [ -z "$cocci" ]; then
+		echo "FAIL $name: no scripts/coccinelle/*/$name.cocci"
+		failed=$((failed + 1))
+		continue
+	fi
+	opts=$(sed -n 's|^// Options:||p' "$cocci")
+	if grep -q '^virtual[[:space:]]\+patch' "$cocci"; then
+		mode=patch
+	else
+		mode=report
+	fi
+	for input in "$here/$name"/*.c; do
+		case=$name/$(basename "$input" .c)
+		expected=${input%.c}.res
+		out=$tmp/out
+		if [ ! -f "$expected" ]; then
+			echo "FAIL $case: no $(basename "$expected")"
+			failed=$((failed + 1))
+			continue
+		fi
+		# Run from the input's directory so that reports name the file
+		# without a path.
+		if [ $mode = patch ]; then
+			# spatch writes -o only when it changes something.
+			cp "$input" "$tmp/in.c"
+			cp "$input" "$out"
+			(cd "$tmp" && "$spatch" -D patch --very-quiet $opts \
+				--cocci-file "$cocci" in.c -o "$out") \
+				> "$tmp/log" 2>&1
+			rc=$?
+		else
+			(cd "$here/$name" && "$spatch" -D report --very-quiet \
+				--no-show-diff $opts --cocci-file "$cocci" \
+				"$(basename "$input")") > "$out" 2> "$tmp/log"
+			rc=$?
+		fi
+		if [ $rc -ne 0 ]; then
+			echo "FAIL $case: spatch exited with $rc"
+			sed 's/^/    /' "$tmp/log"
+			failed=$((failed + 1))
+		elif diff -u "$expected" "$out" > "$tmp/diff"; then
+			echo "ok   $case"
+			passed=$((passed + 1))
+		else
+			echo "FAIL $case: output differs from $(basename "$expected")"
+			sed 's/^/    /' "$tmp/diff"
+			failed=$((failed + 1))
+		fi
+	done
+done
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
