@@ -15,6 +15,10 @@
  * small for the region (nothing lost, swap accounting balanced).
  *
  * Usage: pb_integrity [-t test]... [-s size_kb]... [-m region_mib] [-l]
+ *                     [-r passes]
+ *
+ * -r: swap-out passes over the pages still present (default 3); more when
+ * swap-out fails on purpose (fault injection) and must still get there.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -51,6 +55,7 @@ static unsigned long long bytes_verified, total_mismatches;
 static long pswpout_start;
 static unsigned long long pages_seen_swapped;
 static size_t region_mib = 8;
+static int pageout_passes = 3;
 
 static void pageout(void *addr, size_t len)
 {
@@ -71,7 +76,7 @@ static size_t pageout_all(struct ctx *c, char *addr, size_t npages)
 	if (!pm)
 		ksft_exit_fail_msg("out of memory\n");
 	pageout(addr, npages * pb_pagesize);
-	for (pass = 0; pass < 3; pass++) {
+	for (pass = 0; pass < pageout_passes; pass++) {
 		if (pb_pagemap(c->pm, addr, npages, pm))
 			ksft_exit_fail_msg("pagemap: %s\n", strerror(errno));
 		swapped = 0;
@@ -79,7 +84,7 @@ static size_t pageout_all(struct ctx *c, char *addr, size_t npages)
 			swapped += !!(pm[i] & PM_SWAP);
 		if (swapped == npages)
 			break;
-		if (pass == 2)
+		if (pass == pageout_passes - 1)
 			break;
 		for (i = 0; i < npages; i++)
 			if (pm[i] & PM_PRESENT)
@@ -837,7 +842,7 @@ static void print_help(void)
 {
 	size_t i;
 
-	fprintf(stderr, "usage: pb_integrity [-t test]... [-s size_kb]... [-m region_mib]\n"
+	fprintf(stderr, "usage: pb_integrity [-t test]... [-s size_kb]... [-m region_mib] [-r passes]\n"
 		"tests:");
 	for (i = 0; i < NR_TESTS; i++)
 		fprintf(stderr, " %s%s", tests[i].name, tests[i].by_default ? "" : "(*)");
@@ -868,7 +873,7 @@ int main(int argc, char **argv)
 	bool have_swap;
 
 	pb_init();
-	while ((opt = getopt(argc, argv, "t:s:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:s:m:r:")) != -1) {
 		switch (opt) {
 		case 't':
 			for (t = 0; t < NR_TESTS; t++)
@@ -885,6 +890,11 @@ int main(int argc, char **argv)
 			break;
 		case 'm':
 			region_mib = strtoul(optarg, NULL, 0);
+			break;
+		case 'r':
+			pageout_passes = atoi(optarg);
+			if (pageout_passes < 1)
+				pageout_passes = 1;
 			break;
 		default:
 			print_help();
