@@ -473,7 +473,7 @@ static enum result uffd_wp(struct ctx *c, bool shmem)
 
 	if (pthread_create(&thr, NULL, uffd_thread, &h))
 		ksft_exit_fail_msg("pthread_create\n");
-	for (i = 0; i < c->npages; i += 3) {
+	for (i = 0; i < c->npages; i += 5) {
 		expect_faults += wp_expected(c, i);
 		gen[i] = 2;
 		pb_fill_page(p + i * pb_pagesize, i, 2);
