@@ -409,7 +409,7 @@ def analyse(samples, resamples=BOOTSTRAP_RESAMPLES):
 
 
 COUNTER_FIELDS = ("swpout", "swpout_fallback", "split_deferred", "split",
-                  "pswpout", "thp_swpout", "thp_swpout_fallback", "pglazyfree",
+                  "pswpout", "swpout_zero", "thp_swpout", "thp_swpout_fallback", "pglazyfree",
                   "pglazyfreed", "nr_anon", "nr_tlb_local_flush_one",
                   "nr_tlb_local_flush_all", "nr_tlb_remote_flush",
                   "nr_tlb_remote_flush_received")
@@ -595,13 +595,14 @@ def counters_table(rows, arch):
             body.append((r["bench"], fmt_size(r["size_kb"]), k,
                          fmt_num(c.get("swpout")), fmt_num(c.get("swpout_fallback")),
                          fmt_num(c.get("split_deferred")), fmt_num(c.get("pswpout")),
+                         fmt_num(c.get("swpout_zero")),
                          fmt_num(c.get("pglazyfreed") if r["bench"] == "lazyfree"
                                  else c.get("pglazyfree")),
                          "%.2f" % (tlb / folios) if tlb is not None and folios else "-",
                          fmt_num(c.get("nr_tlb_remote_flush")),
                          "%d" % r[k + "_flagged"]))
     head = ("workload", "size", "kernel", "swpout", "swpout_fallback",
-            "split_deferred", "pswpout", "pglazyfree(d)", "tlb_one/folio",
+            "split_deferred", "pswpout", "swpout_zero", "pglazyfree(d)", "tlb_one/folio",
             "tlb_remote", "flagged")
     return head, body
 
