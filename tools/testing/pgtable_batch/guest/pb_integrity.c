@@ -14,7 +14,7 @@
  * FOLL_PIN pins on part of a folio; and, with -t smallswap, swap far too
  * small for the region (nothing lost, swap accounting balanced).
  *
- * Usage: pb_integrity [-t test]... [-s size_kb]... [-m region_mib] [-l]
+ * Usage: pb_integrity [-t test]... [-s size_kb]... [-m region_mib]
  *                     [-r passes]
  *
  * -r: swap-out passes over the pages still present (default 3); more when
