@@ -85,7 +85,7 @@ bench: deps
 	@$(W)/bench.sh $(if $(QUICK),--quick)
 
 check: lint test-harness test-cocci test-bench-unit test-guest
-	@$(MAKE) -s bench QUICK=1 VARIANT=$(VARIANT)
+	@$(MAKE) -s bench QUICK=1 BOOTS=1 VARIANT=$(VARIANT)
 	@echo "check: all passed"
 
 clean:
