@@ -842,7 +842,8 @@ static void print_help(void)
 {
 	size_t i;
 
-	fprintf(stderr, "usage: pb_integrity [-t test]... [-s size_kb]... [-m region_mib] [-r passes]\n"
+	fprintf(stderr, "usage: pb_integrity [-t test]... [-s size_kb]... [-m region_mib]\n"
+		"                    [-r passes]\n"
 		"tests:");
 	for (i = 0; i < NR_TESTS; i++)
 		fprintf(stderr, " %s%s", tests[i].name, tests[i].by_default ? "" : "(*)");
