@@ -23,6 +23,7 @@
 #include <linux/pgtable_batch.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/swapops.h>
 
 MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
@@ -320,37 +321,31 @@ static void pb_run_present(struct kunit *test, enum pb_op op)
 	}
 }
 
-static void pb_get_and_clear_full_ptes(struct kunit *test)
+static const enum pb_op pb_ops[] = {
+	PB_GET_AND_CLEAR_FULL,
+	PB_GET_AND_CLEAR_FULL_MM,
+	PB_GET_AND_CLEAR,
+	PB_CLEAR_FULL,
+	PB_WRPROTECT,
+	PB_CLEAR_YOUNG,
+	PB_CLEAR_DIRTY,
+	PB_CLEAR_YOUNG_DIRTY,
+	PB_TEST_AND_CLEAR_YOUNG,
+};
+
+static void pb_op_desc(const enum pb_op *op, char *desc)
 {
-	pb_run_present(test, PB_GET_AND_CLEAR_FULL);
-	pb_run_present(test, PB_GET_AND_CLEAR_FULL_MM);
+	strscpy(desc, pb_op_name[*op], KUNIT_PARAM_DESC_SIZE);
 }
 
-static void pb_get_and_clear_ptes(struct kunit *test)
-{
-	pb_run_present(test, PB_GET_AND_CLEAR);
-}
+KUNIT_ARRAY_PARAM(pb_op, pb_ops, pb_op_desc);
 
-static void pb_clear_full_ptes(struct kunit *test)
+/* One case per helper (and flag variant) that takes present PTEs. */
+static void pb_present_ptes(struct kunit *test)
 {
-	pb_run_present(test, PB_CLEAR_FULL);
-}
+	const enum pb_op *op = test->param_value;
 
-static void pb_wrprotect_ptes(struct kunit *test)
-{
-	pb_run_present(test, PB_WRPROTECT);
-}
-
-static void pb_clear_young_dirty_ptes(struct kunit *test)
-{
-	pb_run_present(test, PB_CLEAR_YOUNG);
-	pb_run_present(test, PB_CLEAR_DIRTY);
-	pb_run_present(test, PB_CLEAR_YOUNG_DIRTY);
-}
-
-static void pb_test_and_clear_young_ptes(struct kunit *test)
-{
-	pb_run_present(test, PB_TEST_AND_CLEAR_YOUNG);
+	pb_run_present(test, *op);
 }
 
 /* set_ptes() against set_pte_at() of independently built PTEs. */
@@ -402,7 +397,6 @@ enum pb_leaf_kind {
 	PB_LEAF_MARKER_UFFD_WP,
 	PB_LEAF_MARKER_GUARD,
 	PB_LEAF_MARKER_POISONED,
-	PB_NR_LEAF_KINDS,
 };
 
 static const char * const pb_leaf_name[] = {
@@ -579,16 +573,36 @@ static void pb_run_softleaf(struct kunit *test, enum pb_leaf_kind k,
 	}
 }
 
+static const enum pb_leaf_kind pb_leaf_kinds[] = {
+	PB_LEAF_SWAP,
+	PB_LEAF_MIGRATION_READ,
+	PB_LEAF_MIGRATION_READ_EXCLUSIVE,
+	PB_LEAF_MIGRATION_WRITE,
+	PB_LEAF_MIGRATION_YOUNG_DIRTY,
+	PB_LEAF_DEVICE_PRIVATE_READ,
+	PB_LEAF_DEVICE_EXCLUSIVE,
+	PB_LEAF_HWPOISON,
+	PB_LEAF_MARKER_UFFD_WP,
+	PB_LEAF_MARKER_GUARD,
+	PB_LEAF_MARKER_POISONED,
+};
+
+static void pb_leaf_desc(const enum pb_leaf_kind *k, char *desc)
+{
+	strscpy(desc, pb_leaf_name[*k], KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(pb_leaf, pb_leaf_kinds, pb_leaf_desc);
+
+/* One case per kind of non-present entry. */
 static void pb_set_softleaf_ptes(struct kunit *test)
 {
-	enum pb_leaf_kind k;
+	const enum pb_leaf_kind *k = test->param_value;
 
-	for (k = 0; k < PB_NR_LEAF_KINDS; k++) {
-		if (!pb_leaf_supported(k))
-			continue;
-		pb_run_softleaf(test, k, false);
-		pb_run_softleaf(test, k, true);
-	}
+	if (!pb_leaf_supported(*k))
+		kunit_skip(test, "%s entries not configured", pb_leaf_name[*k]);
+	pb_run_softleaf(test, *k, false);
+	pb_run_softleaf(test, *k, true);
 }
 
 /* clear_nonpresent_ptes() against pte_clear(), on swap entries. */
@@ -697,15 +711,10 @@ static void pb_test_exit(struct kunit *test)
 
 static struct kunit_case pgtable_batch_test_cases[] = {
 	KUNIT_CASE(pb_softleaf_offsets),
-	KUNIT_CASE(pb_set_softleaf_ptes),
+	KUNIT_CASE_PARAM(pb_set_softleaf_ptes, pb_leaf_gen_params),
 	KUNIT_CASE(pb_set_ptes),
-	KUNIT_CASE(pb_get_and_clear_full_ptes),
-	KUNIT_CASE(pb_get_and_clear_ptes),
-	KUNIT_CASE(pb_clear_full_ptes),
+	KUNIT_CASE_PARAM(pb_present_ptes, pb_op_gen_params),
 	KUNIT_CASE(pb_clear_nonpresent_ptes),
-	KUNIT_CASE(pb_wrprotect_ptes),
-	KUNIT_CASE(pb_clear_young_dirty_ptes),
-	KUNIT_CASE(pb_test_and_clear_young_ptes),
 	{}
 };
 
