@@ -547,10 +547,15 @@ int main(int argc, char **argv)
 	swp0 = pb_mthp_stat_all("swpout");
 	fb0 = pb_mthp_stat_all("swpout_fallback");
 
-	/* Fill chunk by chunk, cycling through the folio sizes. */
+	/*
+	 * Fill MiB by MiB (the largest size tested, and the arena's alignment),
+	 * cycling through the folio sizes.
+	 */
 	for (i = 0; i < g.npages; i++) {
-		if (i % g.chunk_pages == 0 && g.nsizes > 1)
-			set_size(g.sizes[(i / g.chunk_pages) % g.nsizes]);
+		size_t mib = i / ((1 << 20) / pb_pagesize);
+
+		if (i % ((1 << 20) / pb_pagesize) == 0 && g.nsizes > 1)
+			set_size(g.sizes[mib % g.nsizes]);
 		write_page(i, &mc);
 	}
 	madvise(g.arena, g.len, MADV_PAGEOUT);
