@@ -5,14 +5,14 @@
 #
 # Compare the mm selftest results of a patched guest (PB-SELFTEST lines of
 # the "selftests" plan in LOG) with the vanilla 7.3 baseline recorded in
-# workspace/guest/selftests.baseline: every test must have the same number
+# workspace/guest/selftests.baseline ($BASELINE overrides it): every test must have the same number
 # of passes and skips, and fail only where vanilla fails.  --record
 # replaces ARCH's lines of the baseline with LOG (a vanilla run).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 ARCH=${1:?arch}; LOG=${2:?log}
-BASELINE=$REPO/workspace/guest/selftests.baseline
+BASELINE=${BASELINE:-$REPO/workspace/guest/selftests.baseline}
 
 results() {	# log -> "name pass skip fail" and "FAIL name desc" lines
 	sed -n 's/^PB-SELFTEST \([^ ]*\) pass=\([0-9]*\) skip=\([0-9]*\) fail=\([0-9]*\).*/\1 \2 \3 \4/p' "$1"

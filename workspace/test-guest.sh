@@ -35,8 +35,21 @@ for arch in $ARCHES; do
 		fi
 		grep -h '^# SUMMARY' "$log" | sed "s/^/guest: $arch $plan: /"
 	done
-	if [ -f "$LOGS/$arch-patched-$VARIANT-selftests.log" ] && [ -x "$REPO/workspace/selftests-compare.sh" ]; then
-		"$REPO/workspace/selftests-compare.sh" "$arch" "$LOGS/$arch-patched-$VARIANT-selftests.log" || rc=1
+	if [ -f "$LOGS/$arch-patched-$VARIANT-selftests.log" ]; then
+		baseline=
+		if ! grep -q "^$arch " "$REPO/workspace/guest/selftests.baseline" 2>/dev/null; then
+			# No recorded vanilla results for this arch: measure them now,
+			# on the vanilla kernel of the same variant.
+			echo "guest: $arch: no recorded selftests baseline, running them on vanilla"
+			make -s -C "$REPO" vanilla ARCHES="$arch" VARIANT="$VARIANT" || rc=1
+			vlog=$LOGS/$arch-vanilla-$VARIANT-selftests.log
+			baseline=$BUILD/selftests.baseline
+			"$REPO/workspace/qemu-run.sh" "$arch" "$BUILD/o/$arch-vanilla-$VARIANT/kernel.img" \
+				"$BUILD/initramfs-$arch.cpio.gz" selftests "$vlog" "$TIMEOUT" "${PBARGS:-}" || rc=1
+			BASELINE=$baseline "$REPO/workspace/selftests-compare.sh" "$arch" "$vlog" --record || rc=1
+		fi
+		BASELINE=$baseline "$REPO/workspace/selftests-compare.sh" "$arch" \
+			"$LOGS/$arch-patched-$VARIANT-selftests.log" || rc=1
 	fi
 done
 exit $rc
