@@ -5,9 +5,10 @@
 #
 # Compare the mm selftest results of a patched guest (PB-SELFTEST lines of
 # the "selftests" plan in LOG) with the vanilla 7.3 baseline recorded in
-# workspace/guest/selftests.baseline ($BASELINE overrides it): every test must have the same number
-# of passes and skips, and fail only where vanilla fails.  --record
-# replaces ARCH's lines of the baseline with LOG (a vanilla run).
+# workspace/guest/selftests.baseline ($BASELINE overrides it): every
+# test must have the same number of passes and skips, and fail only where
+# vanilla fails.  --record replaces ARCH's lines of the baseline with LOG
+# (a vanilla run).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
