@@ -559,8 +559,11 @@ def environment(runs):
     env = {}
     for r in runs:
         e = env.setdefault(r["arch"], dict(accel=set(), kernels={}, qemu=set(),
-                                           host_cpu=set(), boots={}))
+                                           host_cpu=set(), boots={}, clocksource=set()))
         e["accel"].add(r.get("accel", "unknown"))
+        for info in r.get("infos", []):
+            if info.get("clocksource"):
+                e["clocksource"].add(info["clocksource"])
         kv = r.get("kernel_version") or r.get("guest_release") or "unknown"
         if r.get("kernel_commit"):
             kv += " (%s)" % r["kernel_commit"]
@@ -661,6 +664,15 @@ def write_report(path, runs, samples, rows, env, png_ok):
                 lines.append("  - %s kernel: %s, boots %s" % (
                     k, ", ".join(sorted(e["kernels"][k])),
                     ", ".join(str(b) for b in sorted(e["boots"][k]))))
+    for arch in sorted(env):
+        cs = env[arch]["clocksource"]
+        if cs:
+            lines.append("- %s guest clocksource: %s." % (arch, ", ".join(sorted(cs))))
+        if any("jiffies" in c for c in cs):
+            lines += ["", "**Warning: the %s guest timed with a jiffies clocksource**: "
+                      "CLOCK_MONOTONIC advances in whole ticks (4 ms at HZ=250), so "
+                      "short workloads are quantized; the means over many runs are "
+                      "still unbiased, the min/max are not." % arch, ""]
     if any("TCG" in a.upper() for e in env.values() for a in e["accel"]):
         lines += ["",
                   "**The guests ran under TCG, QEMU's instruction emulator.** "

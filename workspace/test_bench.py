@@ -62,8 +62,9 @@ def log_text(arch, kernel, samples, noise=True):
              "PB-BEGIN plan=bench kernel=7.3.4-%s arch=%s cpus=2"
              % (kernel, "aarch64" if arch == "arm64" else arch),
              "TAP version 13", "1..1",
-             'PB-INFO {"prog":"pb_bench","release":"7.3.4-%s","machine":"%s"}'
-             % (kernel, arch)]
+             'PB-INFO {"prog":"pb_bench","release":"7.3.4-%s","machine":"%s",'
+             '"clocksource":"%s"}'
+             % (kernel, arch, "refined-jiffies" if arch == "x86_64" else "arch_sys_counter")]
     for i, s in enumerate(samples):
         line = "PB-SAMPLE " + json.dumps(s)
         if noise and i % 7 == 3:
@@ -316,6 +317,8 @@ class EndToEnd(unittest.TestCase):
             self.assertIn("test CPU", rep)
             self.assertIn("7.3.4-patched", rep)
             self.assertIn("ratio of means", rep)
+            self.assertIn("arm64 guest clocksource: arch_sys_counter", rep)
+            self.assertIn("x86_64 guest timed with a jiffies clocksource", rep)
             self.assertIn("Every sample's counters match", rep)
             self.assertIn("arm64 64K MADV_PAGEOUT: speedup 2.0", rep)
             self.assertIn("below the seed's 2.15x", rep)

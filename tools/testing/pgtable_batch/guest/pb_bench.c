@@ -230,6 +230,22 @@ static void read_policy(const char *path, char *buf, size_t len)
 	fclose(f);
 }
 
+#define CLOCKSOURCE \
+	"/sys/devices/system/clocksource/clocksource0/current_clocksource"
+
+/* First line of @path without the newline, or "" if unreadable. */
+static void read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(buf, len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
 static long long meminfo_kb(const char *key)
 {
 	char name[64];
@@ -564,7 +580,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 
 int main(int argc, char **argv)
 {
-	char policy[32] = "", path[256], thp[32];
+	char policy[32] = "", path[256], thp[32], clocksource[64];
+	struct timespec res;
 	struct options o;
 	struct utsname u;
 	uint64_t *ns, sum = 0;
@@ -586,6 +603,7 @@ int main(int argc, char **argv)
 		read_policy(path, policy, sizeof(policy));
 	}
 	read_policy(THP_SYSFS "/enabled", thp, sizeof(thp));
+	read_line(CLOCKSOURCE, clocksource, sizeof(clocksource));
 	probe_counters(o.size_kb);
 
 	avail = meminfo_kb("MemAvailable");
@@ -600,8 +618,14 @@ int main(int argc, char **argv)
 	printf("\"release\":\"%s\",\"machine\":\"%s\",\"page_size\":%zu,",
 	       u.release, u.machine, page_size);
 	printf("\"mthp_enabled\":\"%s\",\"thp_enabled\":\"%s\",", policy, thp);
+	clock_getres(CLOCK_MONOTONIC, &res);
+	printf("\"clocksource\":\"%s\",\"clock_res_ns\":%lld,", clocksource,
+	       (long long)res.tv_sec * 1000000000LL + res.tv_nsec);
 	printf("\"pte_map_pmd\":%d,\"fill\":%d,\"swap_kb\":%lld}\n",
 	       o.pte_map_pmd ? 1 : 0, o.fill, meminfo_kb("SwapTotal"));
+	if (!strncmp(clocksource, "jiffies", 7) || strstr(clocksource, "-jiffies"))
+		ksft_print_msg("clocksource %s: times are in whole ticks\n",
+			       clocksource);
 	if (!strcmp(policy, "never"))
 		ksft_print_msg("hugepages-%lukB is disabled: folios will be smaller\n",
 			       o.size_kb);
