@@ -771,7 +771,7 @@ def plot(path, rows):
     fig, axes = plt.subplots(1, len(benches), figsize=(max(7, 4.5 * len(benches)), 4.5),
                              squeeze=False)
     for ax, bench in zip(axes[0], benches):
-        for arch, marker in (("arm64", "o"), ("x86_64", "s")):
+        for arch, marker, color in (("arm64", "o", "C0"), ("x86_64", "s", "C1")):
             pts = sorted((r["size_kb"], r) for r in rows
                          if r["bench"] == bench and r["arch"] == arch and
                          r["speedup"] is not None)
@@ -781,12 +781,13 @@ def plot(path, rows):
             ys = [p[1]["speedup"] for p in pts]
             err = [[y - p[1]["ci_low"] for y, p in zip(ys, pts)],
                    [p[1]["ci_high"] - y for y, p in zip(ys, pts)]]
-            ax.errorbar(xs, ys, yerr=err, marker=marker, capsize=3, label=arch)
+            ax.errorbar(xs, ys, yerr=err, marker=marker, color=color, capsize=3,
+                        label=arch)
             sx = [kb for kb in xs if seed_for(bench, kb, arch) and
                   not seed_for(bench, kb, arch).get("in_base")]
             if sx:
                 ax.scatter(sx, [seed_for(bench, kb, arch)["ratio"] for kb in sx],
-                           marker="*", s=120, zorder=5,
+                           marker="*", s=120, zorder=5, color=color,
                            label="%s seed" % arch)
         ax.axhline(1.0, color="grey", lw=0.8, ls="--")
         ax.set_xscale("log", base=2)
