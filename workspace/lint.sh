@@ -66,7 +66,12 @@ objs_for() {	# arch
 	[ "$1" = arm64 ] && echo arch/arm64/mm/contpte.o
 }
 
-normalize() { sed -E -e "s|$BUILD/[^ :]*/||g" -e 's/:[0-9]+:[0-9]+:/:/' -e 's/:[0-9]+:/:/' | sort -u; }
+# Drop the source tree prefix (absolute, or relative to the O= directory)
+# and line numbers, so that the same report matches in both trees.
+normalize() {
+	sed -E -e "s#[^ :]*($(basename "$BUILD/base")|$(basename "$TREE"))/##g" \
+		-e 's/:[0-9]+:[0-9]+:/:/' -e 's/:[0-9]+:/:/' | sort -u
+}
 
 if [ ! -x "$SPARSE" ]; then
 	say "sparse not built ($SPARSE): run make base"; rc=1
