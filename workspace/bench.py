@@ -339,7 +339,11 @@ def check_sample(s):
             expect("split_deferred", 0, "batched lazyfree unmap (seed 002)")
             expect("split", 0, "no folio split")
     elif bench == "madvfree":
-        expect("pglazyfree", pages, "every page marked lazyfree")
+        # Folios still in a per-CPU LRU batch are not moved to the lazyfree
+        # list and not counted: allow a shortfall of 1%.
+        if "pglazyfree" in s and not pages * 0.99 <= s["pglazyfree"] <= pages:
+            flags.append("pglazyfree=%d, want %d (every page marked lazyfree)"
+                         % (s["pglazyfree"], pages))
         if large:
             expect("split", 0, "no folio split (seed 003)")
     elif bench == "munmap":

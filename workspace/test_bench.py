@@ -229,6 +229,9 @@ class Checks(unittest.TestCase):
         self.assertTrue(bench.check_sample(sample("lazyfree", 64, mib=128,
                                                   split_deferred=2048)))
         self.assertTrue(bench.check_sample(sample("madvfree", 64, split=16384)))
+        self.assertTrue(bench.check_sample(sample("madvfree", 4, pglazyfree=1000)))
+        # A few folios left in a per-CPU LRU batch are not counted.
+        self.assertEqual(bench.check_sample(sample("madvfree", 4, pglazyfree=65528)), [])
         self.assertTrue(bench.check_sample(sample("munmap", 64, nr_anon=-1)))
         self.assertTrue(bench.check_sample(sample("munmap", 2048,
                                                   setup_thp_split_pmd=0)))
