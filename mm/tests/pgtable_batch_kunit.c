@@ -124,7 +124,8 @@ enum pb_setup {
 
 static pte_t pb_present_pte(struct pb_ctx *c, enum pb_setup s, unsigned int i)
 {
-	pte_t pte = pfn_pte(folio_pfn(c->folio) + i, PAGE_SHARED);
+	pte_t pte = pfn_pte(folio_pfn(c->folio) + i,
+			    vm_get_page_prot(VM_READ | VM_WRITE | VM_SHARED));
 
 	pte = pte_mkold(pte_mkclean(pte));
 	if (s == PB_FOLDED)
@@ -358,18 +359,17 @@ static void pb_set_ptes(struct kunit *test)
 	for (s = 0; s < PB_NR_SETUPS; s++) {
 		for (nr = 1; nr <= MAX_NR; nr++) {
 			for (off = 0; off < BLOCK; off++) {
-				pgprot_t prot = pte_pgprot(pb_present_pte(c, s, off));
+				pte_t first = pb_present_pte(c, s, off);
 				bool ok;
 
 				set_ptes(c->mm, pb_addr(c, false, off),
 					 pb_ptep(c, false, off),
-					 pb_present_pte(c, s, off), nr);
+					 first, nr);
 				/* set_ptes() repeats the first PTE's bits. */
 				for (i = off; i < off + nr; i++)
 					set_pte_at(c->mm, pb_addr(c, true, i),
 						   pb_ptep(c, true, i),
-						   pfn_pte(folio_pfn(c->folio) + i,
-							   prot));
+						   pte_advance_pfn(first, i - off));
 				ok = pb_expect_same(test, c, "set_ptes", nr,
 						    off);
 				pb_clear(c);
@@ -578,7 +578,6 @@ static const enum pb_leaf_kind pb_leaf_kinds[] = {
 	PB_LEAF_MIGRATION_READ,
 	PB_LEAF_MIGRATION_READ_EXCLUSIVE,
 	PB_LEAF_MIGRATION_WRITE,
-	PB_LEAF_MIGRATION_YOUNG_DIRTY,
 	PB_LEAF_DEVICE_PRIVATE_READ,
 	PB_LEAF_DEVICE_EXCLUSIVE,
 	PB_LEAF_HWPOISON,
