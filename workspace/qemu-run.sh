@@ -82,8 +82,10 @@ pat='WARNING: CPU|------------\[ cut here \]|BUG:|Oops|Kernel panic|KASAN:|UBSAN
 if grep -Eq "$pat" "$LOG"; then
 	fail+=("kernel report: $(grep -Em1 "$pat" "$LOG")")
 fi
-if grep -Eq '^[[:space:]]*not ok ' "$LOG"; then
-	fail+=("$(grep -Ec '^[[:space:]]*not ok ' "$LOG") KTAP 'not ok' line(s), first: $(grep -Em1 '^[[:space:]]*not ok ' "$LOG" | sed 's/^[[:space:]]*//')")
+# KTAP from userspace, or from KUnit behind a printk timestamp.
+notok='^(\[ *[0-9]+\.[0-9]+\] )?[[:space:]]*not ok '
+if grep -Eq "$notok" "$LOG"; then
+	fail+=("$(grep -Ec "$notok" "$LOG") KTAP 'not ok' line(s), first: $(grep -Em1 "$notok" "$LOG")")
 fi
 if grep -Eq '^# Totals: .*fail:[1-9]' "$LOG"; then
 	fail+=("kselftest totals report failures")

@@ -35,7 +35,7 @@ for arch in $ARCHES; do
 		"$REPO/workspace/qemu-run.sh" "$arch" "$kernel" "$initrd" "$plan" "$log" "$TIMEOUT" "${PBARGS:-}" || rc=1
 		if [ "$plan" = "${PLANS%% *}" ] && [ "$VARIANT" = test ]; then
 			for s in $KUNIT_SUITES; do
-				if ! grep -Eq "^[[:space:]]*ok [0-9]+ $s\$" "$log"; then
+				if ! grep -Eq "^(\[ *[0-9]+\.[0-9]+\] )?[[:space:]]*ok [0-9]+ $s\$" "$log"; then
 					echo "guest: $arch KUnit suite $s did not report ok in $log"
 					rc=1
 				fi
