@@ -424,3 +424,17 @@ uint64_t pb_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
+
+static void pb_mthp_restore_signal(int sig)
+{
+	pb_mthp_restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void pb_mthp_restore_at_exit(void)
+{
+	atexit(pb_mthp_restore);
+	signal(SIGINT, pb_mthp_restore_signal);
+	signal(SIGTERM, pb_mthp_restore_signal);
+}

@@ -33,6 +33,8 @@ int pb_mthp_sizes(int *kb, int max);
 /* Remember every mTHP knob so pb_mthp_restore() can put it back. */
 void pb_mthp_save(void);
 void pb_mthp_restore(void);
+/* Call pb_mthp_restore() at exit and on SIGINT/SIGTERM. */
+void pb_mthp_restore_at_exit(void);
 /*
  * Enable exactly the anon (and, with @shmem, anonymous-shmem) mTHP sizes in
  * @kb[0..n-1] ("always") and disable all others, the PMD size included.

@@ -851,20 +851,6 @@ static void print_help(void)
 	exit(KSFT_FAIL);
 }
 
-static void restore(int sig)
-{
-	pb_mthp_restore();
-	if (sig) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-}
-
-static void restore_atexit(void)
-{
-	restore(0);
-}
-
 int main(int argc, char **argv)
 {
 	bool want[NR_TESTS] = { 0 }, named = false;
@@ -929,9 +915,7 @@ int main(int argc, char **argv)
 		       pb_pagesize, nall, pb_meminfo("SwapTotal"));
 
 	pb_mthp_save();
-	atexit(restore_atexit);
-	signal(SIGINT, restore);
-	signal(SIGTERM, restore);
+	pb_mthp_restore_at_exit();
 	pswpout_start = pb_vmstat("pswpout");
 
 	for (i = 0; i < nsizes; i++) {

@@ -402,20 +402,6 @@ static void add(struct counters *t, const struct counters *c)
 	t->swap_seen += c->swap_seen;
 }
 
-static void restore(int sig)
-{
-	pb_mthp_restore();
-	if (sig) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-}
-
-static void restore_atexit(void)
-{
-	restore(0);
-}
-
 #define MAX_WRITERS 16
 
 static const char * const size_stats[] = {
@@ -535,9 +521,7 @@ int main(int argc, char **argv)
 		if (all[w] >= 16 && all[w] <= 1024)
 			g.sizes[g.nsizes++] = all[w];
 	pb_mthp_save();
-	atexit(restore_atexit);
-	signal(SIGINT, restore);
-	signal(SIGTERM, restore);
+	pb_mthp_restore_at_exit();
 	ksft_print_msg("arena %zu MiB in %zu chunks of %zu KiB, %d writers, %d s, %d folio sizes\n",
 		       g.len >> 20, g.nchunks, g.chunk >> 10, writers, g.secs,
 		       g.nsizes);
