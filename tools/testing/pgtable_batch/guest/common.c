@@ -278,6 +278,16 @@ int pb_swapon(const char *dev)
 	return swapon(dev, 0) ? errno : 0;
 }
 
+void pb_lru_drain_all(void)
+{
+	static bool quiet;
+
+	/* 4 once: no "drop_caches" line in the kernel log for every call. */
+	if (!quiet)
+		quiet = !write_str("/proc/sys/vm/drop_caches", "4");
+	write_str("/proc/sys/vm/drop_caches", "1");
+}
+
 long pb_smaps_swap_kb(const void *addr)
 {
 	unsigned long a = (unsigned long)addr, start, end;

@@ -58,6 +58,13 @@ const char *pb_swap_dev(void);
  */
 int pb_swapoff_timed(const char *dev, int timeout_s);
 int pb_swapon(const char *dev);
+/*
+ * Drain the per-CPU LRU add batches of every CPU (drop_caches does that
+ * first).  An order-0 folio that failed to be reclaimed is put back
+ * through the batch of the CPU that reclaimed it; until that batch is
+ * drained, MADV_PAGEOUT from another CPU cannot isolate it.
+ */
+void pb_lru_drain_all(void);
 
 /* Swap "Swap:" of the smaps entry that contains @addr, in kB; -1 if none. */
 long pb_smaps_swap_kb(const void *addr);

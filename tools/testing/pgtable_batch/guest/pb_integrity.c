@@ -64,8 +64,10 @@ static void pageout(void *addr, size_t len)
 }
 
 /*
- * MADV_PAGEOUT can skip a folio that is briefly busy; retry on the pages
- * still present.  Returns the number of pages swapped out.
+ * MADV_PAGEOUT can skip a folio that is briefly busy or that waits in
+ * another CPU's LRU add batch (an order-0 folio put back after a failed
+ * unmap); drain those and retry on the pages still present.  Returns the
+ * number of pages swapped out.
  */
 static size_t pageout_all(struct ctx *c, char *addr, size_t npages)
 {
@@ -86,6 +88,7 @@ static size_t pageout_all(struct ctx *c, char *addr, size_t npages)
 			break;
 		if (pass == pageout_passes - 1)
 			break;
+		pb_lru_drain_all();
 		for (i = 0; i < npages; i++)
 			if (pm[i] & PM_PRESENT)
 				pageout(addr + i * pb_pagesize, pb_pagesize);
