@@ -31,7 +31,9 @@ n=$(git -C "$TREE" rev-list --count pristine..HEAD)
 if [ "$n" -gt 0 ]; then
 	spell=
 	[ -f /usr/share/codespell/dictionary.txt ] && spell=--codespell
-	(cd "$TREE" && scripts/checkpatch.pl --strict $spell --quiet --color=never \
+	# Debian's python3 first: checkpatch's spdxcheck.py needs python3-ply
+	# and python3-git, which a python3 earlier in PATH may lack.
+	(cd "$TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict $spell --quiet --color=never \
 		--ignore FILE_PATH_CHANGES -g pristine..HEAD) >"$OUT/checkpatch.txt" 2>&1
 	if grep -Eq '^(ERROR|WARNING):' "$OUT/checkpatch.txt"; then
 		say "checkpatch --strict: $(grep -Ec '^(ERROR|WARNING):' "$OUT/checkpatch.txt") errors/warnings ($OUT/checkpatch.txt)"
