@@ -7,6 +7,8 @@
 #  - checkpatch --strict on every commit (patches, copied files and
 #    generated steps alike), zero errors and warnings;
 #  - kernel-doc -Wall on every header and C file the series adds;
+#  - the Sphinx build of the Documentation/ directories whose .rst files
+#    the series touches, compared with vanilla: no new warning;
 #  - sparse (C=2) and W=1 on every object the series touches, on both
 #    arches, compared with the same objects of vanilla 7.3: nothing new.
 # The sparse and W=1 checks use the kernels' O= directories
@@ -53,6 +55,32 @@ for f in $added; do
 	fi
 done
 [ -n "$added" ] && say "kernel-doc -Wall: $(echo "$added" | grep -vc '^tools/') added files checked"
+
+# --- documentation build ----------------------------------------------------
+# The Sphinx build of every Documentation/ directory in which the series
+# touches a .rst file (admin-guide, whose kernel-parameters.txt the series
+# extends by one line, takes minutes and is left out), on vanilla and on
+# the tree: no warning that vanilla does not print.  A
+# subset build (SPHINXDIRS) warns about its links out of the subset; those
+# are vanilla's too.
+docdirs=$(git -C "$TREE" diff --name-only pristine..HEAD -- 'Documentation/*.rst' |
+	awk -F/ 'NF > 2 { print $2 }' | sort -u | xargs)
+doc_warnings() {	# src out -> the build's warnings, paths relative
+	rm -rf "$2" && mkdir -p "$2"
+	(cd "$1" && PATH=/usr/bin:$PATH make -s O="$2" SPHINXDIRS="$docdirs" htmldocs) >"$2.log" 2>&1 ||
+		echo "htmldocs failed, see $2.log"
+	grep -iE 'warning|error' "$2.log" | sed "s|$1/||g; s|$2/||g" | LC_ALL=C sort -u
+}
+if [ -n "$docdirs" ]; then
+	doc_warnings "$BUILD/base" "$OUT/docs-vanilla" >"$OUT/docs-vanilla.txt"
+	doc_warnings "$TREE" "$OUT/docs-patched" >"$OUT/docs-patched.txt"
+	new=$(LC_ALL=C comm -13 "$OUT/docs-vanilla.txt" "$OUT/docs-patched.txt")
+	if [ -n "$new" ]; then
+		say "htmldocs ($docdirs): new warnings:"; echo "$new"; rc=1
+	else
+		say "htmldocs ($docdirs): no new warnings"
+	fi
+fi
 
 # --- sparse and W=1 on touched objects --------------------------------------
 # Objects to check: the .c files the series touches, plus a fixed set that
