@@ -48,10 +48,11 @@ for arch in $ARCHES; do
 			key=$arch-$kind
 			est=
 			if [ -n "${took[$key]:-}" ]; then
-				left=0
-				# Remaining boots of this arch at the measured pace; other
-				# arches are estimated when they start.
-				left=$(( (BOOTS - b) * 2 * took[$key] ))
+				# This boot and the remaining boots of this arch at the
+				# measured pace; other arches are estimated when they start.
+				this=1
+				[ "$kind" = vanilla ] && this=2
+				left=$(( ((BOOTS - b) * 2 + this) * took[$key] ))
 				est=", about $((left / 60)) min left for $arch"
 			fi
 			say "boot $i of $nboots: $arch $kind #$b ($PLAN$est)"
