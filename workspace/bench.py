@@ -96,6 +96,7 @@ ARCH_ALIASES = {"aarch64": "arm64", "arm64": "arm64", "x86_64": "x86_64",
 
 SAMPLE_RE = re.compile(r"PB-SAMPLE\s+(\{.*\})")
 INFO_RE = re.compile(r"PB-INFO\s+(\{.*\})")
+TLB_RE = re.compile(r"PB-TLB\s+(\{.*\})")
 BEGIN_RE = re.compile(r"PB-BEGIN\s+(.*)")
 END_RE = re.compile(r"PB-END rc=(\d+)")
 NAME_RE = re.compile(r"(?P<arch>x86_64|arm64|aarch64)[-_](?P<kernel>vanilla|patched)"
@@ -176,12 +177,13 @@ def delta_ci(base, new, level=0.95):
 # -------------------------------------------------------------------- parsing
 
 def parse_log_text(text):
-    """Return (samples, infos, begin, end_rc, bad_lines) of one console log.
+    """Return (samples, infos, begin, end_rc, bad_lines, tlb) of one console log.
 
     A line may carry console noise before the marker; a sample whose JSON
-    was broken by interleaved kernel output is counted in bad_lines.
+    was broken by interleaved kernel output is counted in bad_lines.  tlb
+    holds the PB-TLB lines (TLB flushes traced over one untimed run).
     """
-    samples, infos, bad = [], [], []
+    samples, infos, bad, tlb = [], [], [], []
     begin, end_rc = {}, None
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.replace("\r", "")
@@ -206,6 +208,13 @@ def parse_log_text(text):
             except ValueError:
                 bad.append((lineno, line))
             continue
+        m = TLB_RE.search(line)
+        if m:
+            try:
+                tlb.append(json.loads(m.group(1)))
+            except ValueError:
+                bad.append((lineno, line))
+            continue
         m = BEGIN_RE.search(line)
         if m:
             for tok in m.group(1).split():
@@ -216,7 +225,7 @@ def parse_log_text(text):
         m = END_RE.search(line)
         if m:
             end_rc = int(m.group(1))
-    return samples, infos, begin, end_rc, bad
+    return samples, infos, begin, end_rc, bad, tlb
 
 
 def split_spec(arg):
@@ -246,7 +255,7 @@ def load_log(arg):
     labels, path = split_spec(arg)
     with open(path, errors="replace") as f:
         text = f.read()
-    samples, infos, begin, end_rc, bad = parse_log_text(text)
+    samples, infos, begin, end_rc, bad, tlb = parse_log_text(text)
     meta = sidecar_meta(path)
     m = NAME_RE.search(os.path.basename(path))
     guessed = dict(arch=m.group("arch"), kernel=m.group("kernel"),
@@ -269,6 +278,7 @@ def load_log(arg):
     run["end_rc"] = end_rc
     run["bad_lines"] = bad
     run["infos"] = infos
+    run["tlb"] = tlb
     for s in samples:
         s.update(arch=run["arch"], kernel=run.get("kernel"), boot=run["boot"],
                  log=path)
@@ -614,6 +624,50 @@ def counters_table(rows, arch):
     return head, body
 
 
+def tlb_rows(runs):
+    """Mean PB-TLB figures per (arch, bench, size, kernel), per folio."""
+    groups = {}
+    for r in runs:
+        for t in r.get("tlb", []):
+            if not t.get("folios"):
+                continue
+            key = (r["arch"], t["bench"], t["size_kb"], t.get("mib"))
+            groups.setdefault(key, {}).setdefault(r.get("kernel"), []).append(t)
+    rows = []
+    for key in sorted(groups, key=sort_key):
+        for k in KERNELS:
+            ts = groups[key].get(k)
+            if not ts:
+                continue
+            folios = ts[0]["folios"]
+            row = dict(arch=key[0], bench=key[1], size_kb=key[2], kernel=k,
+                       runs=len(ts), folios=folios)
+            for f in ("flushes", "flushed_pages", "full_flushes", "ipis_sent",
+                      "swpout", "swpout_fallback"):
+                vals = [t[f] for t in ts if f in t]
+                row[f] = mean(vals) if vals else None
+            row["lost"] = sum(max(t.get("events_lost", 0), 0) for t in ts)
+            rows.append(row)
+    return rows
+
+
+def tlb_table(trows, arch):
+    body = []
+    for t in trows:
+        if t["arch"] != arch:
+            continue
+        fl = t["flushes"]
+        body.append((t["bench"], fmt_size(t["size_kb"]), t["kernel"], "%d" % t["runs"],
+                     "%d" % t["folios"], fmt_num(t["swpout"]),
+                     fmt_num(fl), "%.2f" % (fl / t["folios"]),
+                     "%.1f" % (t["flushed_pages"] / fl) if fl else "-",
+                     fmt_num(t["full_flushes"]), fmt_num(t["ipis_sent"]),
+                     "%d" % t["lost"]))
+    head = ("workload", "size", "kernel", "runs", "folios", "swpout", "flushes",
+            "flushes/folio", "pages/flush", "full", "IPIs sent", "events lost")
+    return head, body
+
+
 def fmt_num(v):
     if v is None:
         return "-"
@@ -647,7 +701,7 @@ def targets(rows):
     return out or ["- no MADV_PAGEOUT pair measured"]
 
 
-def write_report(path, runs, samples, rows, env, png_ok):
+def write_report(path, runs, samples, rows, env, png_ok, trows=()):
     lines = ["# pgtable_batch benchmark: vanilla vs patched", ""]
     lines.append("Generated %s from %d console logs, %d timed runs (%d warm-up runs "
                  "not counted)." % (
@@ -712,6 +766,15 @@ def write_report(path, runs, samples, rows, env, png_ok):
                   "(tlb_one/folio is nr_tlb_local_flush_one divided by the "
                   "number of folios; `-` where the kernel does not expose it):",
                   "", md_table(head, body), ""]
+        head, body = tlb_table(trows, arch)
+        if body:
+            lines += ["TLB flushes over one more, untimed run per boot, counted "
+                      "with the tlb:tlb_flush trace event (kernels with "
+                      "tracing): flushes the unmapping CPU did (local and "
+                      "batched shootdowns; nr_tlb_local_flush_one counts "
+                      "their pages), their mean size, full flushes and "
+                      "flush IPIs sent to the other CPU:",
+                      "", md_table(head, body), ""]
     pb = per_boot_medians(samples)
     if pb:
         lines += ["## Per-boot medians (ms)", ""]
@@ -854,11 +917,13 @@ def main(argv=None):
     env = environment(runs)
     png = os.path.join(out, "speedup.png")
     png_ok = plot(png, rows)
-    write_report(os.path.join(out, "report.md"), runs, samples, rows, env, png_ok)
+    trows = tlb_rows(runs)
+    write_report(os.path.join(out, "report.md"), runs, samples, rows, env, png_ok,
+                 trows)
     with open(os.path.join(out, "samples.json"), "w") as f:
         json.dump(dict(runs=[{k: v for k, v in r.items() if k not in ("samples", "bad_lines")}
                              for r in runs],
-                       stats=rows, samples=samples), f, indent=1, default=list)
+                       stats=rows, samples=samples, tlb=trows), f, indent=1, default=list)
 
     for arch in sorted({r["arch"] for r in rows}):
         e = env.get(arch, {})
@@ -866,6 +931,10 @@ def main(argv=None):
             arch, "/".join(sorted(a.upper() for a in e.get("accel", []))),
             "; ".join(sorted(e.get("host_cpu", [])))))
         print(text_table(TABLE_HEAD, table_rows(rows, arch)))
+        head, body = tlb_table(trows, arch)
+        if body:
+            print("TLB flushes (tlb:tlb_flush trace event, untimed run):")
+            print(text_table(head, body))
     if any("TCG" in a.upper() for e in env.values() for a in e["accel"]):
         print("\nTCG: times are emulation figures; read the speedups as ratios only.")
     print("\nspeedup = mean(vanilla)/mean(patched), 95%% bootstrap CI; report: %s"

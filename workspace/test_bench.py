@@ -152,7 +152,8 @@ class Parse(unittest.TestCase):
         text = log_text("x86_64", "vanilla", ss)
         text += "[   12.345678] random: crng init done\n"
         text += 'PB-SAMPLE {"bench":"pageout","size_kb":64,"ns":12[    3.1] audit\n'
-        got, infos, begin, rc, bad = bench.parse_log_text(text)
+        got, infos, begin, rc, bad, tlb = bench.parse_log_text(text)
+        self.assertEqual(tlb, [])
         self.assertEqual(len(got), 5)
         self.assertEqual([s["warmup"] for s in got], [1, 0, 0, 0, 0])
         self.assertEqual(got[1]["ns"], 1000000)
@@ -187,6 +188,35 @@ class Parse(unittest.TestCase):
             self.assertEqual((run["arch"], run["kernel"], run["boot"]),
                              ("x86_64", "vanilla", 9))
             self.assertEqual(run["samples"][0]["kernel"], "vanilla")
+
+    def test_tlb_lines_are_parsed_and_tabled(self):
+        def tlb(kernel, flushes, pages):
+            return "PB-TLB " + json.dumps(dict(
+                bench="pageout", size_kb=64, mib=256, folios=4096, pages=65536,
+                flushes=flushes, flushed_pages=pages, full_flushes=0,
+                ipis_sent=0, remote_flushes=0, task_switch=3,
+                events_written=flushes + 3, events_lost=0, swpout=4096,
+                swpout_fallback=0)) + "\n"
+        with tempfile.TemporaryDirectory() as d:
+            runs = []
+            for kernel, fl in (("vanilla", 65536), ("patched", 4096)):
+                for boot in (1, 2):
+                    p = os.path.join(d, "x86_64-%s-%d.log" % (kernel, boot))
+                    with open(p, "w") as f:
+                        f.write(log_text("x86_64", kernel, [sample()]) +
+                                tlb(kernel, fl + boot - 1, 65536))
+                    runs.append(bench.load_log(p))
+            self.assertEqual(runs[0]["tlb"][0]["flushes"], 65536)
+            rows = {r["kernel"]: r for r in bench.tlb_rows(runs)}
+            self.assertEqual(rows["vanilla"]["runs"], 2)
+            self.assertAlmostEqual(rows["vanilla"]["flushes"], 65536.5)
+            self.assertAlmostEqual(rows["patched"]["flushes"], 4096.5)
+            head, body = bench.tlb_table(bench.tlb_rows(runs), "x86_64")
+            cells = {b[2]: dict(zip(head, b)) for b in body}
+            self.assertEqual(cells["patched"]["flushes/folio"], "1.00")
+            self.assertEqual(cells["vanilla"]["flushes/folio"], "16.00")
+            self.assertEqual(cells["vanilla"]["pages/flush"], "1.0")
+            self.assertEqual(bench.tlb_table(bench.tlb_rows(runs), "arm64")[1], [])
 
     def test_arch_from_guest_when_unlabelled(self):
         with tempfile.TemporaryDirectory() as d:

@@ -29,6 +29,14 @@
  * mTHP statistics and of the /proc/vmstat events that show which path ran,
  * plus "setup_" deltas over the population of the region (folio
  * allocations, PMD splits).  Results are reported as KTAP.
+ *
+ * With -t, one more untimed run traces the tlb:tlb_flush event (x86 with
+ * tracing) over the unmap and prints
+ *
+ *   PB-TLB {"bench":...,"folios":...,"flushes":...,"flushed_pages":...,...}
+ *
+ * nr_tlb_local_flush_one counts invalidated pages, one flush of a 16-page
+ * range as much as 16 flushes of one page; the event fires once per flush.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -120,6 +128,12 @@ static bool mthp_present[NR_MTHP];
 static char mthp_dir[128];
 static size_t page_size;
 
+enum run_kind {
+	RUN_TIMED,
+	RUN_WARMUP,
+	RUN_TLB,	/* untimed, with the tlb:tlb_flush event traced */
+};
+
 struct options {
 	const struct bench_desc *bench;
 	unsigned long size_kb;
@@ -130,6 +144,7 @@ struct options {
 	int fill;
 	bool madv_hugepage;
 	bool verify;
+	bool trace_tlb;
 };
 
 static long long read_ll(const char *path, bool *ok)
@@ -367,6 +382,136 @@ static int pte_map(char *p, size_t len)
 	return 0;
 }
 
+static const char * const tracing_dirs[] = {
+	"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+};
+
+static char trace_dir[64];
+
+static int trace_write(const char *file, const char *val)
+{
+	char path[160];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", trace_dir, file);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return -1;
+	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		ret = -1;
+	close(fd);
+	return ret;
+}
+
+/* Find the tlb:tlb_flush event and prepare an empty, stopped buffer. */
+static bool tlb_trace_setup(void)
+{
+	char path[160];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tracing_dirs); i++) {
+		snprintf(path, sizeof(path), "%s/events/tlb/tlb_flush/enable",
+			 tracing_dirs[i]);
+		if (!access(path, W_OK)) {
+			snprintf(trace_dir, sizeof(trace_dir), "%s",
+				 tracing_dirs[i]);
+			break;
+		}
+	}
+	if (!trace_dir[0])
+		return false;
+	/* Room for one event per page of the region on every CPU. */
+	return !trace_write("tracing_on", "0") &&
+	       !trace_write("buffer_size_kb", "8192") &&
+	       !trace_write("events/enable", "0") &&
+	       !trace_write("trace", "") &&
+	       !trace_write("events/tlb/tlb_flush/enable", "1");
+}
+
+/* Reasons of the tlb_flush event (enum tlb_flush_reason). */
+enum {
+	TLB_REASON_TASK_SWITCH,
+	TLB_REASON_REMOTE_SHOOTDOWN,
+	TLB_REASON_LOCAL_SHOOTDOWN,
+	TLB_REASON_LOCAL_MM_SHOOTDOWN,
+	TLB_REASON_REMOTE_SEND_IPI,
+	TLB_REASON_REMOTE_WRONG_CPU,
+	NR_TLB_REASONS,
+};
+
+/*
+ * Count the traced flushes and print them with the folio and swap-out
+ * counts of the run.  A flush the unmapping CPU does itself is a local
+ * (mm) shootdown; a flush of other CPUs adds one "send IPI" event there
+ * and one "remote shootdown" event on every CPU that takes the IPI.
+ */
+static void tlb_trace_report(const struct options *o,
+			     const struct counters *t0,
+			     const struct counters *t1)
+{
+	long long calls[NR_TLB_REASONS] = { 0 }, pages[NR_TLB_REASONS] = { 0 };
+	long long full = 0, in_buf = -1, written = -1, n;
+	size_t len = (size_t)o->mib << 20;
+	char path[160], line[512], *q;
+	int reason;
+	size_t i;
+	FILE *f;
+
+	trace_write("events/tlb/tlb_flush/enable", "0");
+	snprintf(path, sizeof(path), "%s/trace", trace_dir);
+	f = fopen(path, "r");
+	if (!f) {
+		ksft_print_msg("cannot read %s\n", path);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#') {
+			q = strstr(line, "entries-written:");
+			if (q)
+				sscanf(q, "entries-written: %lld/%lld", &in_buf,
+				       &written);
+			continue;
+		}
+		q = strstr(line, "tlb_flush: pages:");
+		if (!q || sscanf(q, "tlb_flush: pages:%lld", &n) != 1)
+			continue;
+		q = strrchr(line, '(');
+		if (!q || sscanf(q, "(%d)", &reason) != 1 || reason < 0 ||
+		    reason >= NR_TLB_REASONS)
+			continue;
+		calls[reason]++;
+		if (n < 0)
+			full++;
+		else
+			pages[reason] += n;
+	}
+	fclose(f);
+	trace_write("trace", "");
+	trace_write("buffer_size_kb", "1408");
+
+	printf("PB-TLB {\"bench\":\"%s\",\"size_kb\":%lu,\"mib\":%lu,",
+	       o->bench->name, o->size_kb, o->mib);
+	printf("\"folios\":%zu,\"pages\":%zu,", len / (o->size_kb * 1024),
+	       len / page_size);
+	printf("\"flushes\":%lld,\"flushed_pages\":%lld,\"full_flushes\":%lld,",
+	       calls[TLB_REASON_LOCAL_SHOOTDOWN] +
+	       calls[TLB_REASON_LOCAL_MM_SHOOTDOWN],
+	       pages[TLB_REASON_LOCAL_SHOOTDOWN] +
+	       pages[TLB_REASON_LOCAL_MM_SHOOTDOWN], full);
+	printf("\"ipis_sent\":%lld,\"remote_flushes\":%lld,",
+	       calls[TLB_REASON_REMOTE_SEND_IPI],
+	       calls[TLB_REASON_REMOTE_SHOOTDOWN]);
+	printf("\"task_switch\":%lld,\"events_written\":%lld,\"events_lost\":%lld",
+	       calls[TLB_REASON_TASK_SWITCH], written,
+	       written >= 0 && in_buf >= 0 ? written - in_buf : -1);
+	for (i = 0; i < NR_MTHP; i++)
+		if (mthp_present[i] && !strncmp(mthp_keys[i], "swpout", 6))
+			printf(",\"%s\":%lld", mthp_keys[i],
+			       t1->mthp[i] - t0->mthp[i]);
+	printf("}\n");
+	fflush(stdout);
+}
+
 static void print_sample(const struct options *o, int run, bool warmup,
 			 uint64_t ns, const struct counters *s0,
 			 const struct counters *s1, const struct counters *t0,
@@ -404,8 +549,8 @@ static void print_sample(const struct options *o, int run, bool warmup,
 	fflush(stdout);
 }
 
-/* One timed run; returns the time of the timed region in ns, or 0. */
-static uint64_t run_once(const struct options *o, int run, bool warmup)
+/* One run; returns the time of the timed region in ns. */
+static uint64_t run_once(const struct options *o, int run, enum run_kind how)
 {
 	enum bench_kind kind = o->bench->kind;
 	size_t len = (size_t)o->mib << 20;
@@ -449,6 +594,8 @@ static uint64_t run_once(const struct options *o, int run, bool warmup)
 	snapshot(&s1);
 
 	snapshot(&t0);
+	if (how == RUN_TLB)
+		trace_write("tracing_on", "1");
 	start = now_ns();
 	switch (kind) {
 	case BENCH_PAGEOUT:
@@ -467,11 +614,17 @@ static uint64_t run_once(const struct options *o, int run, bool warmup)
 		errno = EINVAL;
 	}
 	end = now_ns();
+	if (how == RUN_TLB)
+		trace_write("tracing_on", "0");
 	snapshot(&t1);
 	if (ret)
 		ksft_exit_fail_perror(o->bench->name);
 
-	print_sample(o, run, warmup, end - start, &s0, &s1, &t0, &t1);
+	if (how == RUN_TLB)
+		tlb_trace_report(o, &t0, &t1);
+	else
+		print_sample(o, run, how == RUN_WARMUP, end - start, &s0, &s1,
+			     &t0, &t1);
 
 	if (kind != BENCH_MUNMAP) {
 		if (o->verify && kind != BENCH_LAZYFREE &&
@@ -496,7 +649,7 @@ static void usage_exit(const char *prog)
 
 	fprintf(stderr,
 		"usage: %s <bench> [-s size_kb] [-m MiB] [-r runs] [-w warmups]\n"
-		"          [-f byte] [-p|-P] [-H] [-V]\n"
+		"          [-f byte] [-p|-P] [-H] [-V] [-t]\n"
 		"  -s KB  folio size the caller enabled in sysfs (default 64;\n"
 		"         the base page size means order-0 folios)\n"
 		"  -m MiB region size (default: the seed's size)\n"
@@ -506,6 +659,8 @@ static void usage_exit(const char *prog)
 		"  -p/-P  PTE-map (-p) or keep PMD-mapped (-P) PMD-sized folios\n"
 		"  -H     madvise(MADV_HUGEPAGE) the region\n"
 		"  -V     fill every page with a pattern and check it afterwards\n"
+		"  -t     after the timed runs, count the TLB flushes of one more\n"
+		"         run through the tlb:tlb_flush trace event (PB-TLB line)\n"
 		"benches:", prog);
 	for (i = 0; i < ARRAY_SIZE(benches); i++)
 		fprintf(stderr, " %s", benches[i].name);
@@ -532,7 +687,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	o->warmups = 1;
 
 	optind = 2;
-	while ((c = getopt(argc, argv, "s:m:r:w:f:pPHV")) != -1) {
+	while ((c = getopt(argc, argv, "s:m:r:w:f:pPHVt")) != -1) {
 		switch (c) {
 		case 's':
 			o->size_kb = strtoul(optarg, NULL, 0);
@@ -561,6 +716,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'V':
 			o->verify = true;
+			break;
+		case 't':
+			o->trace_tlb = true;
 			break;
 		default:
 			usage_exit(argv[0]);
@@ -634,10 +792,16 @@ int main(int argc, char **argv)
 	if (!ns)
 		ksft_exit_fail_perror("calloc");
 	for (i = 0; i < o.warmups; i++)
-		run_once(&o, i, true);
+		run_once(&o, i, RUN_WARMUP);
 	for (i = 0; i < o.runs; i++) {
-		ns[i] = run_once(&o, i, false);
+		ns[i] = run_once(&o, i, RUN_TIMED);
 		sum += ns[i];
+	}
+	if (o.trace_tlb) {
+		if (tlb_trace_setup())
+			run_once(&o, o.runs, RUN_TLB);
+		else
+			ksft_print_msg("no tlb:tlb_flush trace event: TLB flushes not counted\n");
 	}
 	qsort(ns, o.runs, sizeof(*ns), cmp_u64);
 	ksft_print_msg("%s %lukB %luMiB: n=%d mean %.3f median %.3f min %.3f max %.3f ms\n",
