@@ -6,7 +6,10 @@
 # Build every commit of the series (pristine..HEAD of TREE) on every arch,
 # incrementally in one worktree and one O= directory per arch, so that
 # each step after the first only rebuilds what it touched.  Stops at the
-# first commit that does not build and names it.
+# first commit that does not build and names it.  A commit that changes
+# only files the kernel build does not read (Documentation/,
+# scripts/coccinelle/, tools/) builds exactly as its parent did and is
+# reported as such instead of being rebuilt.
 set -uo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,6 +27,11 @@ for c in "${commits[@]}"; do
 	n=$((n + 1))
 	git -C "$WT" checkout -q --detach "$c"
 	subj=$(git -C "$WT" log -1 --format=%s)
+	if [ "$n" -gt 1 ] && ! git -C "$WT" diff-tree --no-commit-id --name-only -r "$c" |
+		grep -qvE '^(Documentation|scripts/coccinelle|tools)/'; then
+		echo "bisect-check: [$n/${#commits[@]}] no build input changed, same as [$((n - 1))]: $subj"
+		continue
+	fi
 	for arch in $ARCHES; do
 		start=$(date +%s)
 		if ! flock "$BUILD/cpu.lock" "$REPO/workspace/kbuild.sh" "$arch" "$VARIANT" "$WT" \
