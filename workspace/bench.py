@@ -271,6 +271,8 @@ def load_log(arg):
     release = begin.get("kernel") or (infos[0].get("release") if infos else None)
     run.setdefault("kernel_version", run.get("release") or release)
     run["guest_release"] = release
+    if begin.get("cpus", "").isdigit():
+        run["guest_cpus"] = int(begin["cpus"])
     run.setdefault("boot", 0)
     run["boot"] = int(run["boot"])
     run.setdefault("accel", "unknown")
@@ -573,11 +575,14 @@ def environment(runs):
     env = {}
     for r in runs:
         e = env.setdefault(r["arch"], dict(accel=set(), kernels={}, qemu=set(),
-                                           host_cpu=set(), boots={}, clocksource=set()))
+                                           host_cpu=set(), boots={}, clocksource=set(),
+                                           cpus=set()))
         e["accel"].add(r.get("accel", "unknown"))
         for info in r.get("infos", []):
             if info.get("clocksource"):
                 e["clocksource"].add(info["clocksource"])
+        if r.get("guest_cpus"):
+            e["cpus"].add(r["guest_cpus"])
         kv = r.get("kernel_version") or r.get("guest_release") or "unknown"
         if r.get("kernel_commit"):
             kv += " (%s)" % r["kernel_commit"]
@@ -726,6 +731,9 @@ def write_report(path, runs, samples, rows, env, png_ok, trows=()):
         cs = env[arch]["clocksource"]
         if cs:
             lines.append("- %s guest clocksource: %s." % (arch, ", ".join(sorted(cs))))
+        if env[arch]["cpus"]:
+            lines.append("- %s guest CPUs: %s." % (
+                arch, ", ".join(str(c) for c in sorted(env[arch]["cpus"]))))
         if any("jiffies" in c for c in cs):
             lines += ["", "**Warning: the %s guest timed with a jiffies clocksource**: "
                       "CLOCK_MONOTONIC advances in whole ticks (4 ms at HZ=250), so "

@@ -351,6 +351,7 @@ class EndToEnd(unittest.TestCase):
             self.assertIn("7.3.4-patched", rep)
             self.assertIn("ratio of means", rep)
             self.assertIn("arm64 guest clocksource: arch_sys_counter", rep)
+            self.assertIn("x86_64 guest CPUs: 2.", rep)
             self.assertIn("x86_64 guest timed with a jiffies clocksource", rep)
             self.assertIn("Every sample's counters match", rep)
             self.assertIn("arm64 64K MADV_PAGEOUT: speedup 2.0", rep)
