@@ -43,10 +43,14 @@ qemu_cmd() {	# accel -> the QEMU command line, one word per line
 
 boot() {	# accel plan log timeout
 	local accel=$1 plan=$2 log=$3 t=$4 cmd console kunit=
-	case $ARCH in x86_64) console=ttyS0 ;; arm64) console=ttyAMA0 ;; esac
+	# The x86_64 kernels have no ACPI: they find the CPUs in SeaBIOS's MP
+	# table, which lists one CPU per socket.  QEMU puts two CPUs in one
+	# socket by default, so ask for two sockets or the guest runs on one.
+	local smp=2
+	case $ARCH in x86_64) console=ttyS0 smp=2,sockets=2,cores=1,threads=1 ;; arm64) console=ttyAMA0 ;; esac
 	[ "$plan" = check ] || [ "${PB_KUNIT:-0}" = 1 ] || kunit=" kunit.enable=0"
 	mapfile -t cmd < <(qemu_cmd "$accel")
-	timeout -k 5 "$t" "${cmd[@]}" -smp 2 -m "$MEM" -nographic -monitor none \
+	timeout -k 5 "$t" "${cmd[@]}" -smp "$smp" -m "$MEM" -nographic -monitor none \
 		-no-reboot -kernel "$KERNEL" -initrd "$INITRD" \
 		-append "console=$console panic=-1 loglevel=7$kunit pbplan=$plan pbargs=$ARGS" \
 		</dev/null >"$log" 2>&1
@@ -83,6 +87,10 @@ fail=()
 end=$(sed -n 's/^PB-END rc=\([0-9]*\).*/\1/p' "$LOG" | tail -1)
 [ -z "$end" ] && fail+=("the plan did not finish (no PB-END)")
 [ -n "$end" ] && [ "$end" != 0 ] && fail+=("the plan exited with rc=$end")
+# The tests race threads on two CPUs and count flush IPIs: a guest that
+# came up on one CPU did not test what it claims to.
+cpus=$(sed -n 's/^PB-BEGIN .*cpus=\([0-9]*\).*/\1/p' "$LOG" | head -1)
+[ -n "$cpus" ] && [ "$cpus" != 2 ] && fail+=("the guest runs on $cpus CPU(s), not 2")
 pat='WARNING: CPU|------------\[ cut here \]|BUG:|Oops|Kernel panic|KASAN:|UBSAN:|possible recursive locking|circular locking dependency|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|Unable to handle kernel|general protection fault|page_table_check'
 if grep -Eq "$pat" "$LOG"; then
 	fail+=("kernel report: $(grep -Em1 "$pat" "$LOG")")
