@@ -45,7 +45,12 @@ mk() {
 }
 
 mkdir -p "$OUT"
-stamp=$(cat $FRAGS "$0" | sha1sum | cut -d' ' -f1)
+# The config symbols this source tree defines.  They are part of the stamp:
+# a tree that adds one (the series' KUnit suite, fail_swap_dup) is
+# configured again, so that each commit of bisect-check gets them.
+symbols=$(find "$SRC" -name 'Kconfig*' ! -path "$SRC/Documentation/*" -print0 |
+	xargs -0 grep -hoE '^[[:space:]]*(menu)?config [A-Za-z0-9_]+' | awk '{print $2}' | sort -u)
+stamp=$( (cat $FRAGS "$0"; echo "$symbols") | sha1sum | cut -d' ' -f1)
 if [ ! -f "$OUT/.config" ] || [ "$(cat "$OUT/.pb-config" 2>/dev/null)" != "$stamp" ]; then
 	mk tinyconfig >/dev/null
 	# shellcheck disable=SC2086
@@ -62,6 +67,14 @@ if [ ! -f "$OUT/.config" ] || [ "$(cat "$OUT/.pb-config" 2>/dev/null)" != "$stam
 	for o in $must; do
 		grep -q "^CONFIG_$o=y" "$OUT/.config" ||
 			{ echo "kbuild: CONFIG_$o did not survive the config merge ($OUT/merge.log)" >&2; exit 1; }
+	done
+	# Nor may any other option a fragment asks for, unless this tree does
+	# not define it (vanilla has no symbols of the series).
+	# shellcheck disable=SC2086
+	for o in $(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=y$/\1/p' $FRAGS | sort -u); do
+		grep -qx "$o" <<<"$symbols" || continue
+		grep -q "^CONFIG_$o=y" "$OUT/.config" ||
+			{ echo "kbuild: CONFIG_$o=y is asked for but its dependencies are not met ($OUT/merge.log)" >&2; exit 1; }
 	done
 	echo "$stamp" >"$OUT/.pb-config"
 fi
