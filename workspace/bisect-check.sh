@@ -17,17 +17,22 @@ BUILD=${BUILD:-$REPO/build}
 TREE=$(realpath "${1:?tree}"); ARCHES=${2:-x86_64 arm64}
 WT=$BUILD/bisect-wt
 VARIANT=${VARIANT:-test}
+# BISECT_FROM=N and BISECT_TO=M check only the N-th to M-th commits
+# (1-based), e.g. after a fix.
+FROM=${BISECT_FROM:-1}
 
 if [ ! -d "$WT/.git" ] && [ ! -f "$WT/.git" ]; then
 	git -C "$TREE" worktree add -q --detach "$WT" pristine
 fi
 mapfile -t commits < <(git -C "$TREE" rev-list --reverse pristine..HEAD)
+TO=${BISECT_TO:-${#commits[@]}}
 n=0
 for c in "${commits[@]}"; do
 	n=$((n + 1))
+	[ "$n" -lt "$FROM" ] || [ "$n" -gt "$TO" ] && continue
 	git -C "$WT" checkout -q --detach "$c"
 	subj=$(git -C "$WT" log -1 --format=%s)
-	if [ "$n" -gt 1 ] && ! git -C "$WT" diff-tree --no-commit-id --name-only -r "$c" |
+	if [ "$n" -gt "$FROM" ] && ! git -C "$WT" diff-tree --no-commit-id --name-only -r "$c" |
 		grep -qvE '^(Documentation|scripts/coccinelle|tools)/'; then
 		echo "bisect-check: [$n/${#commits[@]}] no build input changed, same as [$((n - 1))]: $subj"
 		continue
@@ -48,4 +53,8 @@ for c in "${commits[@]}"; do
 		echo "bisect-check: [$n/${#commits[@]}] $arch ok ($(($(date +%s) - start))s): $subj"
 	done
 done
-echo "bisect-check: all ${#commits[@]} commits build on $ARCHES"
+if [ "$FROM" -gt 1 ] || [ "$TO" -lt "${#commits[@]}" ]; then
+	echo "bisect-check: commits $FROM to $TO of ${#commits[@]} build on $ARCHES"
+else
+	echo "bisect-check: all ${#commits[@]} commits build on $ARCHES"
+fi
