@@ -20,6 +20,14 @@ results() {	# log -> "name pass skip fail" and "FAIL name desc" lines
 	sed -n 's/^PB-SELFTEST-FAIL \(.*\)/FAIL \1/p' "$1"
 }
 
+# A test cut short by its time limit (rc=137) or not found (rc=127) has
+# no result to record or compare.
+cut=$(sed -n 's/^PB-SELFTEST \([^ ]*\) .* rc=\(137\|127\) .*/\1 (rc=\2)/p' "$LOG")
+if [ -n "$cut" ]; then
+	echo "selftests: $ARCH: no complete result for:" $cut
+	exit 1
+fi
+
 if [ "${3:-}" = --record ]; then
 	touch "$BASELINE"
 	{
