@@ -630,7 +630,7 @@ def counters_table(rows, arch):
 
 
 def tlb_rows(runs):
-    """Mean PB-TLB figures per (arch, bench, size, kernel), per folio."""
+    """Mean PB-TLB figures per (arch, bench, size, kernel)."""
     groups = {}
     for r in runs:
         for t in r.get("tlb", []):
