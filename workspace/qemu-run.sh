@@ -41,18 +41,35 @@ qemu_cmd() {	# accel -> the QEMU command line, one word per line
 	esac
 }
 
+tsc_khz() {	# the host's TSC frequency in kHz, or nothing off x86
+	local bin=$BUILD/tsc-khz src=$REPO/workspace/tsc-khz.c
+	[ "$(uname -m)" = x86_64 ] || return 0
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+		gcc -O2 -Wall -o "$bin.$$" "$src" && mv "$bin.$$" "$bin" || return 0
+	fi
+	"$bin"
+}
+
 boot() {	# accel plan log timeout
-	local accel=$1 plan=$2 log=$3 t=$4 cmd console kunit=
+	local accel=$1 plan=$2 log=$3 t=$4 cmd console kunit= extra= khz
 	# The x86_64 kernels have no ACPI: they find the CPUs in SeaBIOS's MP
 	# table, which lists one CPU per socket.  QEMU puts two CPUs in one
 	# socket by default, so ask for two sockets or the guest runs on one.
 	local smp=2
 	case $ARCH in x86_64) console=ttyS0 smp=2,sockets=2,cores=1,threads=1 ;; arm64) console=ttyAMA0 ;; esac
 	[ "$plan" = check ] || [ "${PB_KUNIT:-0}" = 1 ] || kunit=" kunit.enable=0"
+	# Under TCG an x86_64 guest reads the host's TSC.  Tell it the rate:
+	# it has no HPET or PM timer (no ACPI), and when its PIT calibration
+	# fails, as it does on a loaded host, it falls back to jiffies and
+	# every time it measures is quantized to 4 ms.
+	if [ "$ARCH" = x86_64 ] && [ "$accel" = tcg ]; then
+		khz=$(tsc_khz)
+		[ -n "$khz" ] && extra=" tsc_early_khz=$khz tsc=reliable"
+	fi
 	mapfile -t cmd < <(qemu_cmd "$accel")
 	timeout -k 5 "$t" "${cmd[@]}" -smp "$smp" -m "$MEM" -nographic -monitor none \
 		-no-reboot -kernel "$KERNEL" -initrd "$INITRD" \
-		-append "console=$console panic=-1 loglevel=7$kunit pbplan=$plan pbargs=$ARGS" \
+		-append "console=$console panic=-1 loglevel=7$kunit$extra pbplan=$plan pbargs=$ARGS" \
 		</dev/null >"$log" 2>&1
 }
 
