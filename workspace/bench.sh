@@ -10,8 +10,10 @@
 # "bench" guest plan (or "bench-quick") in each boot, and hands every
 # console log to bench.py for the statistics, the report and the plot.
 #
-# Each kernel boots $BOOTS times; the plan divides its run counts by that
-# (boots=N in pbargs) and bench.py pools the runs of all boots.
+# Each kernel boots $BOOTS times (4 by default, 2 with QUICK=1); the plan
+# divides its run counts by that (boots=N in pbargs) and bench.py pools
+# the runs of all boots.  Under TCG the boot-to-boot drift is as large as
+# the run-to-run spread, so the more alternations the better.
 # Per boot: build/bench/logs/<arch>-<kernel>-<boot>.log and .meta.json.
 set -euo pipefail
 
@@ -23,7 +25,7 @@ quick=0
 if [ $quick = 1 ]; then
 	VARIANT=${VARIANT:-bench}; PLAN=bench-quick; BOOTS=${BOOTS:-2}
 else
-	VARIANT=${VARIANT:-bench}; PLAN=bench; BOOTS=${BOOTS:-2}
+	VARIANT=${VARIANT:-bench}; PLAN=bench; BOOTS=${BOOTS:-4}
 fi
 TIMEOUT=${TIMEOUT:-2400}
 OUT=$BUILD/bench
