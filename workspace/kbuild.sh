@@ -67,10 +67,17 @@ if [ ! -f "$OUT/.config" ] || [ "$(cat "$OUT/.pb-config" 2>/dev/null)" != "$stam
 		grep -q "^CONFIG_$o=y" "$OUT/.config" ||
 			{ echo "kbuild: CONFIG_$o did not survive the config merge ($OUT/merge.log)" >&2; exit 1; }
 	done
-	# Nor may any other option a fragment asks for, unless this tree does
-	# not define it (vanilla has no symbols of the series).
+	# Nor may any other option the fragments ask for, unless this tree
+	# does not define it (vanilla has no symbols of the series).  A later
+	# fragment overrides an earlier one, as in the merge: bench.config
+	# turns off the KUnit that common.config turns on.
 	# shellcheck disable=SC2086
-	for o in $(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=y$/\1/p' $FRAGS | sort -u); do
+	for o in $(awk '
+		match($0, /^CONFIG_[A-Za-z0-9_]+=/) {
+			v[substr($0, 8, RLENGTH - 8)] = substr($0, RLENGTH + 1)
+		}
+		/^# CONFIG_[A-Za-z0-9_]+ is not set/ { v[substr($2, 8)] = "n" }
+		END { for (o in v) if (v[o] == "y") print o }' $FRAGS | sort); do
 		grep -qx "$o" <<<"$symbols" || continue
 		grep -q "^CONFIG_$o=y" "$OUT/.config" ||
 			{ echo "kbuild: CONFIG_$o=y is asked for but its dependencies are not met ($OUT/merge.log)" >&2; exit 1; }
