@@ -662,10 +662,12 @@ def tlb_table(trows, arch):
         if t["arch"] != arch:
             continue
         fl = t["flushes"]
+        # A full flush has no page count: pages/flush is over the others.
+        ranged = fl - (t["full_flushes"] or 0)
         body.append((t["bench"], fmt_size(t["size_kb"]), t["kernel"], "%d" % t["runs"],
                      "%d" % t["folios"], fmt_num(t["swpout"]),
                      fmt_num(fl), "%.2f" % (fl / t["folios"]),
-                     "%.1f" % (t["flushed_pages"] / fl) if fl else "-",
+                     "%.1f" % (t["flushed_pages"] / ranged) if ranged else "-",
                      fmt_num(t["full_flushes"]), fmt_num(t["ipis_sent"]),
                      "%d" % t["lost"]))
     head = ("workload", "size", "kernel", "runs", "folios", "swpout", "flushes",

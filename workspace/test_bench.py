@@ -190,32 +190,36 @@ class Parse(unittest.TestCase):
             self.assertEqual(run["samples"][0]["kernel"], "vanilla")
 
     def test_tlb_lines_are_parsed_and_tabled(self):
-        def tlb(kernel, flushes, pages):
+        def tlb(kernel, flushes, pages, full=0):
             return "PB-TLB " + json.dumps(dict(
                 bench="pageout", size_kb=64, mib=256, folios=4096, pages=65536,
-                flushes=flushes, flushed_pages=pages, full_flushes=0,
+                flushes=flushes, flushed_pages=pages, full_flushes=full,
                 ipis_sent=0, remote_flushes=0, task_switch=3,
                 events_written=flushes + 3, events_lost=0, swpout=4096,
                 swpout_fallback=0)) + "\n"
         with tempfile.TemporaryDirectory() as d:
             runs = []
+            # Patched boot 2 adds full flushes, which have no page count.
             for kernel, fl in (("vanilla", 65536), ("patched", 4096)):
                 for boot in (1, 2):
+                    full = 100 if (kernel, boot) == ("patched", 2) else 0
                     p = os.path.join(d, "x86_64-%s-%d.log" % (kernel, boot))
                     with open(p, "w") as f:
                         f.write(log_text("x86_64", kernel, [sample()]) +
-                                tlb(kernel, fl + boot - 1, 65536))
+                                tlb(kernel, fl + full, 65536, full))
                     runs.append(bench.load_log(p))
             self.assertEqual(runs[0]["tlb"][0]["flushes"], 65536)
             rows = {r["kernel"]: r for r in bench.tlb_rows(runs)}
             self.assertEqual(rows["vanilla"]["runs"], 2)
-            self.assertAlmostEqual(rows["vanilla"]["flushes"], 65536.5)
-            self.assertAlmostEqual(rows["patched"]["flushes"], 4096.5)
+            self.assertAlmostEqual(rows["vanilla"]["flushes"], 65536)
+            self.assertAlmostEqual(rows["patched"]["flushes"], 4146)
             head, body = bench.tlb_table(bench.tlb_rows(runs), "x86_64")
             cells = {b[2]: dict(zip(head, b)) for b in body}
-            self.assertEqual(cells["patched"]["flushes/folio"], "1.00")
+            self.assertEqual(cells["patched"]["flushes/folio"], "1.01")
             self.assertEqual(cells["vanilla"]["flushes/folio"], "16.00")
             self.assertEqual(cells["vanilla"]["pages/flush"], "1.0")
+            self.assertEqual(cells["patched"]["pages/flush"], "16.0")
+            self.assertEqual(cells["patched"]["full"], "50")
             self.assertEqual(bench.tlb_table(bench.tlb_rows(runs), "arm64")[1], [])
 
     def test_arch_from_guest_when_unlabelled(self):

@@ -37,6 +37,8 @@
  *
  * nr_tlb_local_flush_one counts invalidated pages, one flush of a 16-page
  * range as much as 16 flushes of one page; the event fires once per flush.
+ * "flushes" counts the flushes of the unmapping CPU, "full_flushes" those
+ * of them that flushed everything, "flushed_pages" the pages of the others.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -387,6 +389,27 @@ static const char * const tracing_dirs[] = {
 };
 
 static char trace_dir[64];
+static char trace_buf_kb[32];	/* buffer_size_kb as found, to restore */
+
+/* Read a tracefs file's first line, without its newline. */
+static int trace_read(const char *file, char *buf, size_t size)
+{
+	char path[160];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", trace_dir, file);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
 
 static int trace_write(const char *file, const char *val)
 {
@@ -420,6 +443,8 @@ static bool tlb_trace_setup(void)
 	}
 	if (!trace_dir[0])
 		return false;
+	if (trace_read("buffer_size_kb", trace_buf_kb, sizeof(trace_buf_kb)))
+		return false;
 	/* Room for one event per page of the region on every CPU. */
 	return !trace_write("tracing_on", "0") &&
 	       !trace_write("buffer_size_kb", "8192") &&
@@ -450,7 +475,7 @@ static void tlb_trace_report(const struct options *o,
 			     const struct counters *t1)
 {
 	long long calls[NR_TLB_REASONS] = { 0 }, pages[NR_TLB_REASONS] = { 0 };
-	long long full = 0, in_buf = -1, written = -1, n;
+	long long full[NR_TLB_REASONS] = { 0 }, in_buf = -1, written = -1, n;
 	size_t len = (size_t)o->mib << 20;
 	char path[160], line[512], *q;
 	int reason;
@@ -481,13 +506,13 @@ static void tlb_trace_report(const struct options *o,
 			continue;
 		calls[reason]++;
 		if (n < 0)
-			full++;
+			full[reason]++;
 		else
 			pages[reason] += n;
 	}
 	fclose(f);
 	trace_write("trace", "");
-	trace_write("buffer_size_kb", "1408");
+	trace_write("buffer_size_kb", trace_buf_kb);
 
 	printf("PB-TLB {\"bench\":\"%s\",\"size_kb\":%lu,\"mib\":%lu,",
 	       o->bench->name, o->size_kb, o->mib);
@@ -497,7 +522,9 @@ static void tlb_trace_report(const struct options *o,
 	       calls[TLB_REASON_LOCAL_SHOOTDOWN] +
 	       calls[TLB_REASON_LOCAL_MM_SHOOTDOWN],
 	       pages[TLB_REASON_LOCAL_SHOOTDOWN] +
-	       pages[TLB_REASON_LOCAL_MM_SHOOTDOWN], full);
+	       pages[TLB_REASON_LOCAL_MM_SHOOTDOWN],
+	       full[TLB_REASON_LOCAL_SHOOTDOWN] +
+	       full[TLB_REASON_LOCAL_MM_SHOOTDOWN]);
 	printf("\"ipis_sent\":%lld,\"remote_flushes\":%lld,",
 	       calls[TLB_REASON_REMOTE_SEND_IPI],
 	       calls[TLB_REASON_REMOTE_SHOOTDOWN]);
