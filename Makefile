@@ -14,7 +14,8 @@ W := workspace
 
 .PHONY: all deps base tree series refresh kernels vanilla patched \
 	guest-bin initramfs test-harness test-cocci test-bench-unit \
-	test-guest lint bench check bisect-check clean help selftests-baseline
+	test-guest lint bench check bisect-check clean help selftests-baseline \
+	verify-unmap
 
 all: help
 
@@ -79,6 +80,11 @@ lint: kernels
 
 bisect-check: tree
 	@$(W)/bisect-check.sh $(TREE) "$(ARCHES)"
+
+# try_to_unmap_one()'s batched swap PTEs against the per-PTE result, on an
+# instrumented kernel (workspace/mm-verify/).
+verify-unmap: initramfs
+	@$(W)/verify-unmap.sh $(TREE) "$(ARCHES)"
 
 # The main job: vanilla and patched side by side, both arches.
 bench: deps

@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# initramfs.sh ARCH OUT.cpio.gz [BINDIR...]
+# initramfs.sh ARCH OUT.cpio.gz [BINDIR|NAME.plan...]
 #
 # Guest initramfs: busybox-static for ARCH, the project's /init and
-# /lib/pb.sh, the plan scripts and every file of the BINDIRs (static test
-# programs) under /bin/pb/.
+# /lib/pb.sh, the plan scripts of workspace/guest/plans/ and every
+# NAME.plan given (as /plans/NAME), and every executable of the BINDIRs
+# (static test programs) under /bin/pb/.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,8 +26,10 @@ for p in "$REPO"/workspace/guest/plans/*; do
 	[ -f "$p" ] && install -m 755 "$p" "$stage/plans/"
 done
 for d in "$@"; do
-	[ -d "$d" ] || continue
-	find "$d" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/bin/pb/" \;
+	case $d in
+	*.plan) install -m 755 "$d" "$stage/plans/$(basename "$d" .plan)" ;;
+	*) [ -d "$d" ] && find "$d" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/bin/pb/" \; ;;
+	esac
 done
 mkdir -p "$(dirname "$OUT")"
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible | gzip -1 >"$OUT.tmp")
