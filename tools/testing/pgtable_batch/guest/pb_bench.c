@@ -370,15 +370,23 @@ static int verify(const char *p, size_t len, size_t folio_bytes, bool mixed)
 	return bad ? -1 : 0;
 }
 
-/* Turn the PMD mappings of PMD-sized folios into PTE mappings. */
+/*
+ * Turn the PMD mappings of PMD-sized folios into PTE mappings: changing the
+ * protection of part of a PMD splits it.  The part is 64 KiB, one arm64
+ * contpte block, and not one page: a block whose first PTE alone changes
+ * is unfolded and never folded again, and folio_pte_batch() stops where
+ * PTE_CONT changes, so munmap() would zap every folio in two batches and
+ * queue it for deferred split.  Changing the whole block refolds it.
+ */
 static int pte_map(char *p, size_t len)
 {
 	size_t pmd = pmd_size(), off;
+	size_t part = 64 * 1024;
 
 	for (off = 0; off < len; off += pmd) {
-		if (mprotect(p + off, page_size, PROT_READ))
+		if (mprotect(p + off, part, PROT_READ))
 			return -1;
-		if (mprotect(p + off, page_size, PROT_READ | PROT_WRITE))
+		if (mprotect(p + off, part, PROT_READ | PROT_WRITE))
 			return -1;
 	}
 	return 0;
