@@ -15,6 +15,12 @@
 # the runs of all boots.  Under TCG the boot-to-boot drift is as large as
 # the run-to-run spread, so the more alternations the better.
 # Per boot: build/bench/logs/<arch>-<kernel>-<boot>.log and .meta.json.
+#
+# AA=1 runs an A/A calibration instead, into build/bench-aa/: the second
+# kernel is vanilla again, with workspace/bench-aa-layout.patch (1 KiB of
+# text that never runs, in mm/rmap.c).  Both kernels do exactly the same
+# work; a ratio away from 1 is what the image layout and the host's drift
+# alone do to the method under emulation.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,15 +34,38 @@ else
 	VARIANT=${VARIANT:-bench}; PLAN=bench; BOOTS=${BOOTS:-4}
 fi
 TIMEOUT=${TIMEOUT:-2400}
+AA=${AA:-0}
 OUT=$BUILD/bench
+second=patched
+if [ "$AA" = 1 ]; then
+	OUT=$BUILD/bench-aa
+	second=aa
+fi
 LOGS=$OUT/logs
 
 t0=$(date +%s)
 elapsed() { local s=$(($(date +%s) - t0)); printf '%d:%02d' $((s / 60)) $((s % 60)); }
 say() { printf '[%s] bench: %s\n' "$(elapsed)" "$*"; }
 
-say "building kernels ($VARIANT) for $ARCHES: vanilla and patched"
-make -s -C "$REPO" vanilla patched initramfs VARIANT="$VARIANT" ARCHES="$ARCHES"
+say "building kernels ($VARIANT) for $ARCHES: vanilla and $second"
+if [ "$AA" = 1 ]; then
+	make -s -C "$REPO" vanilla initramfs VARIANT="$VARIANT" ARCHES="$ARCHES"
+	# The layout variant of vanilla, in a worktree of the base.
+	wt=$BUILD/aa-tree
+	if [ ! -e "$wt/.git" ]; then
+		rm -rf "$wt"
+		git -C "$BUILD/base" worktree prune
+		git -C "$BUILD/base" worktree add -q --detach "$wt" HEAD
+	fi
+	git -C "$wt" checkout -q -f --detach "$(git -C "$BUILD/base" rev-parse HEAD)"
+	git -C "$wt" apply "$REPO/workspace/bench-aa-layout.patch"
+	for arch in $ARCHES; do
+		flock "$BUILD/cpu.lock" "$REPO/workspace/kbuild.sh" "$arch" "$VARIANT" "$wt" \
+			"$BUILD/o/$arch-aa-$VARIANT"
+	done
+else
+	make -s -C "$REPO" vanilla patched initramfs VARIANT="$VARIANT" ARCHES="$ARCHES"
+fi
 
 rm -rf "$LOGS" && mkdir -p "$LOGS"
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
@@ -45,7 +74,7 @@ i=0
 declare -A took
 for arch in $ARCHES; do
 	for b in $(seq 1 "$BOOTS"); do
-		for kind in vanilla patched; do
+		for kind in vanilla $second; do
 			i=$((i + 1))
 			key=$arch-$kind
 			est=
@@ -78,5 +107,17 @@ for arch in $ARCHES; do
 done
 
 say "statistics"
-python3 "$REPO/workspace/bench.py" --out "$OUT" "$LOGS"/*.log
+if [ "$AA" = 1 ]; then
+	# bench.py compares "vanilla" with "patched": label the layout
+	# variant as the second kernel.
+	args=()
+	for log in "$LOGS"/*.log; do
+		IFS=- read -r arch kind b <<<"$(basename "$log" .log)"
+		[ "$kind" = aa ] && kind=patched
+		args+=("$arch:$kind:$b:$log")
+	done
+	python3 "$REPO/workspace/bench.py" --aa --out "$OUT" "${args[@]}"
+else
+	python3 "$REPO/workspace/bench.py" --out "$OUT" "$LOGS"/*.log
+fi
 say "done: $OUT/report.md"

@@ -324,6 +324,21 @@ class EndToEnd(unittest.TestCase):
                 ("x86_64", "pageout", 64): 1.06, ("x86_64", "pageout", 4): 1.0,
                 ("arm64", "lazyfree", 64): 1.0}
 
+    def test_aa_report_says_so(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "out")
+            logs = synth_runs(d, {("x86_64", "pageout", 64): 1.0}, n=4)
+            rc, text, _ = run_main(["-o", out, "--resamples", "100", "--aa"] + logs)
+            self.assertEqual(rc, 0)
+            self.assertIn("A/A calibration", text)
+            with open(os.path.join(out, "report.md")) as f:
+                report = f.read()
+            self.assertTrue(report.startswith(
+                "# pgtable_batch benchmark: A/A calibration (vanilla vs vanilla)"))
+            rc, text, _ = run_main(["-o", out, "--resamples", "100"] + logs)
+            with open(os.path.join(out, "report.md")) as f:
+                self.assertNotIn("A/A calibration", f.read())
+
     def test_report_samples_and_plot(self):
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, "out")
