@@ -94,6 +94,27 @@ class Stats(unittest.TestCase):
         self.assertAlmostEqual(bench.percentile(xs, 0.25), 2.5)
         self.assertAlmostEqual(bench.percentile([1, 3], 0.5), 2)
 
+    def test_boot_ci_covers_the_drift_between_boots(self):
+        rng = random.Random(3)
+        # Same work on both kernels, but each boot runs at its own pace.
+        def boots(n):
+            out = {}
+            for b in range(n):
+                pace = rng.choice((0.8, 1.0, 1.25))
+                out[b] = [rng.gauss(100 * pace, 3) for _ in range(8)]
+            return out
+        hits = 0
+        for t in range(20):
+            van, pat = boots(4), boots(4)
+            r, lo, hi = bench.boot_speedup_ci(van, pat, resamples=300, seed=t)
+            flat_v = [x for v in van.values() for x in v]
+            flat_p = [x for v in pat.values() for x in v]
+            _, rlo, rhi = bench.speedup_ci(flat_v, flat_p, resamples=300, seed=t)
+            self.assertGreater(hi - lo, rhi - rlo)
+            self.assertAlmostEqual(r, bench.mean(flat_v) / bench.mean(flat_p))
+            hits += lo <= 1.0 <= hi
+        self.assertGreaterEqual(hits, 16)
+
     def test_ratio_is_of_means(self):
         # Skewed on purpose: the ratio of medians would be 2.
         r, lo, hi = bench.speedup_ci([10, 20, 60], [10, 10, 10], resamples=200)
