@@ -52,13 +52,8 @@ if [ "$AA" = 1 ]; then
 	make -s -C "$REPO" vanilla initramfs VARIANT="$VARIANT" ARCHES="$ARCHES"
 	# The layout variant of vanilla, in a worktree of the base.
 	wt=$BUILD/aa-tree
-	if [ ! -e "$wt/.git" ]; then
-		rm -rf "$wt"
-		git -C "$BUILD/base" worktree prune
-		git -C "$BUILD/base" worktree add -q --detach "$wt" HEAD
-	fi
-	git -C "$wt" checkout -q -f --detach "$(git -C "$BUILD/base" rev-parse HEAD)"
-	git -C "$wt" apply "$REPO/workspace/bench-aa-layout.patch"
+	"$REPO/workspace/patched-worktree.sh" "$BUILD/base" "$wt" \
+		"$REPO/workspace/bench-aa-layout.patch"
 	for arch in $ARCHES; do
 		flock "$BUILD/cpu.lock" "$REPO/workspace/kbuild.sh" "$arch" "$VARIANT" "$wt" \
 			"$BUILD/o/$arch-aa-$VARIANT"

@@ -21,24 +21,8 @@ TIMEOUT=${TIMEOUT:-900}
 V=$REPO/workspace/mm-verify
 WT=$BUILD/verify-tree
 
-# A worktree at the tree's HEAD with the instrumentation on top; its
-# sources only change when the series or the patch does, so the kernel
-# build stays incremental.
-head=$(git -C "$TREE" rev-parse HEAD)
-stamp="$head $(sha1sum <"$V/verify-rmap-debug.patch")"
-if [ "$(cat "$WT.stamp" 2>/dev/null)" != "$stamp" ]; then
-	if [ ! -e "$WT/.git" ]; then
-		rm -rf "$WT"
-		git -C "$TREE" worktree prune
-		git -C "$TREE" worktree add -q --detach "$WT" "$head"
-	fi
-	git -C "$WT" checkout -q -f --detach "$head"
-	git -C "$WT" apply "$V/verify-rmap-debug.patch" || {
-		echo "verify-unmap: $V/verify-rmap-debug.patch does not apply to the tree's mm/rmap.c" >&2
-		exit 1
-	}
-	echo "$stamp" >"$WT.stamp"
-fi
+# The instrumentation on top of the tree's HEAD, in a worktree of its own.
+"$REPO/workspace/patched-worktree.sh" "$TREE" "$WT" "$V/verify-rmap-debug.patch"
 
 rc=0
 for arch in $ARCHES; do
