@@ -9,11 +9,19 @@
 # test must have the same number of passes and skips, and fail only where
 # vanilla fails.  --record replaces ARCH's lines of the baseline with LOG
 # (a vanilla run).
+#
+# ONLY="name ..." compares just those tests (a rerun of some of them).
+# DIFFER=FILE receives the names of the tests that differ, one per line,
+# and a line "!fail" for a difference a rerun cannot clear (a case that
+# fails where vanilla passes, a test missing or without a baseline).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 ARCH=${1:?arch}; LOG=${2:?log}
 BASELINE=${BASELINE:-$REPO/workspace/guest/selftests.baseline}
+ONLY=${ONLY:-}
+DIFFER=${DIFFER:-/dev/null}
+: >"$DIFFER"
 
 results() {	# log -> "name pass skip fail" and "FAIL name desc" lines
 	sed -n 's/^PB-SELFTEST \([^ ]*\) pass=\([0-9]*\) skip=\([0-9]*\) fail=\([0-9]*\).*/\1 \2 \3 \4/p' "$1"
@@ -47,23 +55,37 @@ while read -r name pass skip fail; do
 	n=$((n + 1))
 	base=$(awk -v a="$ARCH" -v t="$name" '$1 == a && $2 == t { print $3, $4, $5 }' "$BASELINE")
 	if [ -z "$base" ]; then
-		echo "selftests: $ARCH $name: no baseline"; rc=1; continue
+		echo "selftests: $ARCH $name: no baseline"; echo "!fail" >>"$DIFFER"
+		rc=1; continue
 	fi
 	read -r bpass bskip bfail <<<"$base"
 	if [ "$pass" != "$bpass" ] || [ "$skip" != "$bskip" ] || [ "$fail" -gt "$bfail" ]; then
 		echo "selftests: $ARCH $name: pass=$pass skip=$skip fail=$fail, vanilla pass=$bpass skip=$bskip fail=$bfail"
+		# Its skipped cases, with the reason each printed (guest plan).
+		grep "^PB-SELFTEST-SKIP $name " "$LOG" | head -20 |
+			sed "s/^PB-SELFTEST-SKIP $name /selftests: $ARCH $name: skipped: /" || true
+		if [ "$fail" -gt "$bfail" ]; then echo "!fail" >>"$DIFFER"; fi
+		echo "$name" >>"$DIFFER"
 		rc=1
 	fi
 done < <(results "$LOG")
 # A failing case must be one that fails on vanilla too.
 while read -r _ name desc; do
 	if ! grep -qF "$ARCH FAIL $name $desc" "$BASELINE"; then
-		echo "selftests: $ARCH $name: fails where vanilla passes: $desc"; rc=1
+		echo "selftests: $ARCH $name: fails where vanilla passes: $desc"
+		echo "!fail" >>"$DIFFER"
+		rc=1
 	fi
 done < <(results "$LOG" | grep '^FAIL ' || true)
-expected=$(awk -v a="$ARCH" '$1 == a && $2 != "FAIL"' "$BASELINE" | wc -l)
+if [ -n "$ONLY" ]; then
+	expected=$(wc -w <<<"$ONLY")
+else
+	expected=$(awk -v a="$ARCH" '$1 == a && $2 != "FAIL"' "$BASELINE" | wc -l)
+fi
 if [ "$n" != "$expected" ]; then
-	echo "selftests: $ARCH: $n tests ran, the baseline has $expected"; rc=1
+	echo "selftests: $ARCH: $n tests ran, the baseline has $expected"
+	echo "!fail" >>"$DIFFER"
+	rc=1
 fi
 [ $rc = 0 ] && echo "selftests: $ARCH: $n tests, same passes and skips as vanilla"
 exit $rc
