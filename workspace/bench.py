@@ -382,8 +382,9 @@ def check_sample(s):
             expect("split", 0, "no folio split")
     elif bench == "madvfree":
         # Folios still in a per-CPU LRU batch are not moved to the lazyfree
-        # list and not counted: allow a shortfall of 1%.
-        if "pglazyfree" in s and not pages * 0.99 <= s["pglazyfree"] <= pages:
+        # list and not counted, and the counter is system-wide (another
+        # task's MADV_FREE adds to it): allow 1% either way.
+        if "pglazyfree" in s and not pages * 0.99 <= s["pglazyfree"] <= pages * 1.01:
             flags.append("pglazyfree=%d, want %d (every page marked lazyfree)"
                          % (s["pglazyfree"], pages))
         if large:

@@ -287,6 +287,9 @@ class Checks(unittest.TestCase):
         self.assertTrue(bench.check_sample(sample("madvfree", 4, pglazyfree=1000)))
         # A few folios left in a per-CPU LRU batch are not counted.
         self.assertEqual(bench.check_sample(sample("madvfree", 4, pglazyfree=65528)), [])
+        # Another task's MADV_FREE counts too, a little; twice as many pages not.
+        self.assertEqual(bench.check_sample(sample("madvfree", 4, pglazyfree=65537)), [])
+        self.assertTrue(bench.check_sample(sample("madvfree", 4, pglazyfree=131072)))
         self.assertTrue(bench.check_sample(sample("munmap", 64, nr_anon=-1)))
         self.assertTrue(bench.check_sample(sample("munmap", 2048,
                                                   setup_thp_split_pmd=0)))
