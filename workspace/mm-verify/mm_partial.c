@@ -83,6 +83,17 @@ int main(int argc, char **argv)
 			}
 			/* same write bit everywhere: one batch, mixed runs */
 			mprotect(p, npages * ps, PROT_READ);
+			/*
+			 * On arm64 the write fault unfolded the contpte block
+			 * of the rewritten page and mprotect() changes each
+			 * folded and unfolded block in a batch of its own, so
+			 * a folio of two or more blocks ends up partly folded.
+			 * MADV_PAGEOUT's batch stops where PTE_CONT changes
+			 * and the folio is split.  Rewriting every PTE once
+			 * more (all read-only now) refolds the blocks.
+			 */
+			mprotect(p, npages * ps, PROT_NONE);
+			mprotect(p, npages * ps, PROT_READ);
 		}
 	}
 
