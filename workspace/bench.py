@@ -758,6 +758,20 @@ AA_NOTE = ("**A/A calibration.** The \"patched\" kernel here is vanilla 7.3 with
            "ratios of `make bench` against it.")
 
 
+ICOUNT_NOTE = ("**The guests ran under TCG with `-icount`** (`make bench ICOUNT=N`): "
+               "QEMU advances the guest's clocks by 2^N ns per guest instruction, "
+               "so every time here is an instruction count of the guest, on one "
+               "vCPU, free of the host's load.  It is close to deterministic, "
+               "and it does not see what an instruction costs on a CPU: cache "
+               "and TLB misses, barriers, TLB maintenance and IPIs are all one "
+               "instruction.  Read the ratios as the change in instructions "
+               "executed, next to the timed runs of `make bench`.")
+
+
+def icount_run(env):
+    return any("icount" in a for e in env.values() for a in e["accel"])
+
+
 def write_report(path, runs, samples, rows, env, png_ok, trows=(), aa=False):
     if aa:
         lines = ["# pgtable_batch benchmark: A/A calibration (vanilla vs vanilla)", "",
@@ -795,7 +809,9 @@ def write_report(path, runs, samples, rows, env, png_ok, trows=(), aa=False):
                       "CLOCK_MONOTONIC advances in whole ticks (4 ms at HZ=250), so "
                       "short workloads are quantized; the means over many runs are "
                       "still unbiased, the min/max are not." % arch, ""]
-    if any("TCG" in a.upper() for e in env.values() for a in e["accel"]):
+    if icount_run(env):
+        lines += ["", ICOUNT_NOTE]
+    elif any("TCG" in a.upper() for e in env.values() for a in e["accel"]):
         lines += ["",
                   "**The guests ran under TCG, QEMU's instruction emulator.** "
                   "Absolute times are emulation figures, not hardware ones: "
@@ -1012,7 +1028,10 @@ def main(argv=None):
         if body:
             print("TLB flushes (tlb:tlb_flush trace event, untimed run):")
             print(text_table(head, body))
-    if any("TCG" in a.upper() for e in env.values() for a in e["accel"]):
+    if icount_run(env):
+        print("\nTCG with -icount: times are guest instruction counts on one vCPU; "
+              "read the speedups as ratios of instructions executed.")
+    elif any("TCG" in a.upper() for e in env.values() for a in e["accel"]):
         print("\nTCG: times are emulation figures; read the speedups as ratios only.")
     print("\nspeedup = mean(vanilla)/mean(patched), 95%% bootstrap CI; report: %s"
           % os.path.join(out, "report.md"))

@@ -21,6 +21,12 @@
 # text that never runs, in mm/rmap.c).  Both kernels do exactly the same
 # work; a ratio away from 1 is what the image layout and the host's drift
 # alone do to the method under emulation.
+#
+# ICOUNT=N boots the guests with QEMU's -icount shift=N (qemu-run.sh), into
+# build/bench-icount/ (build/bench-aa-icount/ with AA=1): every time the
+# guest measures is then its instruction count times 2^N ns, free of the
+# host's load and the emulator's costs, and blind to what instructions
+# cost on hardware (caches, TLB misses, barriers).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,11 +41,16 @@ else
 fi
 TIMEOUT=${TIMEOUT:-2400}
 AA=${AA:-0}
+ICOUNT=${ICOUNT:-}
 OUT=$BUILD/bench
 second=patched
 if [ "$AA" = 1 ]; then
 	OUT=$BUILD/bench-aa
 	second=aa
+fi
+if [ -n "$ICOUNT" ]; then
+	OUT=$OUT-icount
+	export PB_ICOUNT=$ICOUNT
 fi
 LOGS=$OUT/logs
 

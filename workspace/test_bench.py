@@ -363,6 +363,30 @@ class EndToEnd(unittest.TestCase):
             with open(os.path.join(out, "report.md")) as f:
                 self.assertNotIn("A/A calibration", f.read())
 
+    def test_icount_report_says_so(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "out")
+            logs = synth_runs(d, {("x86_64", "pageout", 64): 1.2}, n=4)
+            rc, text, _ = run_main(["-o", out, "--resamples", "100"] + logs)
+            with open(os.path.join(out, "report.md")) as f:
+                report = f.read()
+            self.assertIn("QEMU's instruction emulator", report)
+            self.assertNotIn("-icount", report + text)
+            for p in logs:
+                meta = p[:-4] + ".meta.json"
+                with open(meta) as f:
+                    m = json.load(f)
+                m["accel"] = "tcg, icount shift=0"
+                with open(meta, "w") as f:
+                    json.dump(m, f)
+            rc, text, _ = run_main(["-o", out, "--resamples", "100"] + logs)
+            self.assertEqual(rc, 0)
+            self.assertIn("TCG with -icount", text)
+            with open(os.path.join(out, "report.md")) as f:
+                report = f.read()
+            self.assertIn(bench.ICOUNT_NOTE, report)
+            self.assertNotIn("QEMU's instruction emulator", report)
+
     def test_report_samples_and_plot(self):
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, "out")
