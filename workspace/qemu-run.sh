@@ -15,7 +15,8 @@
 # PB_ICOUNT=N runs TCG with -icount shift=N: the guest's clocks then
 # advance 2^N ns per guest instruction executed, whatever the host does,
 # so a time measured in the guest counts instructions (no caches, TLBs or
-# memory latency).  The two vCPUs then share one host thread.
+# memory latency).  Such a guest has one vCPU: with two, QEMU runs them in
+# turn and guests stalled in stop_machine() while booting.
 #
 # Built-in KUnit suites run at boot only for the "check" plan (or with
 # PB_KUNIT=1): under TCG the pgtable_batch suite alone takes 25 s on
@@ -27,6 +28,7 @@ BUILD=${BUILD:-$REPO/build}
 ARCH=${1:?arch}; KERNEL=${2:?kernel}; INITRD=${3:?initrd}; PLAN=${4:?plan}
 LOG=$(realpath -m "${5:?log}"); TIMEOUT=${6:-600}; ARGS=${7:-}
 MEM=${PB_MEM:-2G}
+icount=		# PB_ICOUNT, once TCG is chosen (the KVM probe boot never has it)
 
 mkdir -p "$(dirname "$LOG")"
 
@@ -62,17 +64,17 @@ boot() {	# accel plan log timeout
 	# socket by default, so ask for two sockets or the guest runs on one.
 	local smp=2
 	case $ARCH in x86_64) console=ttyS0 smp=2,sockets=2,cores=1,threads=1 ;; arm64) console=ttyAMA0 ;; esac
-	[ -n "${PB_ICOUNT:-}" ] && smp=1
+	[ -n "$icount" ] && smp=1
 	[ "$plan" = check ] || [ "${PB_KUNIT:-0}" = 1 ] || kunit=" kunit.enable=0"
 	# Under TCG an x86_64 guest reads the host's TSC.  Tell it the rate:
 	# it has no HPET or PM timer (no ACPI), and when its PIT calibration
 	# fails, as it does on a loaded host, it falls back to jiffies and
 	# every time it measures is quantized to 4 ms.
 	# Under icount the TSC follows the virtual clock, and so does the PIT
-	# the guest calibrates it with; but the two vCPUs take turns, and the
-	# guest's TSC synchronization check fails and would leave it on jiffies.
+	# the guest calibrates it with; tsc=reliable still keeps the guest
+	# from marking the TSC unstable (it did so with two vCPUs).
 	if [ "$ARCH" = x86_64 ] && [ "$accel" = tcg ]; then
-		if [ -n "${PB_ICOUNT:-}" ]; then
+		if [ -n "$icount" ]; then
 			extra=" tsc=reliable"
 		else
 			khz=$(tsc_khz)
@@ -80,9 +82,7 @@ boot() {	# accel plan log timeout
 		fi
 	fi
 	mapfile -t cmd < <(qemu_cmd "$accel")
-	if [ "$accel" = tcg ] && [ -n "${PB_ICOUNT:-}" ]; then
-		cmd+=(-icount "shift=$PB_ICOUNT,align=off,sleep=off")
-	fi
+	[ -n "$icount" ] && cmd+=(-icount "shift=$icount,align=off,sleep=off")
 	timeout -k 5 "$t" "${cmd[@]}" -smp "$smp" -m "$MEM" -nographic -monitor none \
 		-no-reboot -kernel "$KERNEL" -initrd "$INITRD" \
 		-append "console=$console panic=-1 loglevel=7$kunit$extra pbplan=$plan pbargs=$ARGS" \
@@ -108,7 +108,10 @@ if [ -z "$accel" ]; then
 	fi
 fi
 label=$accel
-[ "$accel" = tcg ] && [ -n "${PB_ICOUNT:-}" ] && label="tcg, icount shift=$PB_ICOUNT"
+if [ "$accel" = tcg ] && [ -n "${PB_ICOUNT:-}" ]; then
+	icount=$PB_ICOUNT
+	label="tcg, icount shift=$icount"
+fi
 echo "$label" >"$LOG.accel"
 
 start=$(date +%s)
@@ -126,7 +129,7 @@ end=$(sed -n 's/^PB-END rc=\([0-9]*\).*/\1/p' "$LOG" | tail -1)
 # came up on one CPU did not test what it claims to.
 cpus=$(sed -n 's/^PB-BEGIN .*cpus=\([0-9]*\).*/\1/p' "$LOG" | head -1)
 want_cpus=2
-[ -n "${PB_ICOUNT:-}" ] && want_cpus=1
+[ -n "$icount" ] && want_cpus=1
 [ -n "$cpus" ] && [ "$cpus" != $want_cpus ] && fail+=("the guest runs on $cpus CPU(s), not $want_cpus")
 pat='WARNING: CPU|------------\[ cut here \]|BUG:|Oops|Kernel panic|KASAN:|UBSAN:|possible recursive locking|circular locking dependency|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|Unable to handle kernel|general protection fault|page_table_check'
 if grep -Eq "$pat" "$LOG"; then
