@@ -36,8 +36,10 @@ refresh:
 
 series: tree
 	@rm -rf $(B)/series && mkdir -p $(B)/series
-	@git -C $(TREE) format-patch -q --cover-letter --no-signature \
-		-o $(CURDIR)/$(B)/series pristine..HEAD
+	@git -C $(TREE) config "branch.$$(git -C $(TREE) symbolic-ref --short HEAD).description" \
+		"$$(cat patches/cover-letter)"
+	@git -C $(TREE) format-patch -q --cover-letter --cover-from-description=subject \
+		--no-signature -o $(CURDIR)/$(B)/series pristine..HEAD
 	@echo "series: $$(ls $(B)/series | wc -l) files in $(B)/series"
 
 # Kernels: build/o/<arch>-<vanilla|patched>-<variant>/kernel.img
