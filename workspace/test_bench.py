@@ -1,12 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of bench.py: statistics, log parsing and counter checks,
-on synthetic console logs."""
+"""Unit tests of bench.py's modules (workspace/benchlib/), on synthetic
+console logs."""
 
-import contextlib
-import io
 import json
-import math
 import os
 import random
 import statistics
@@ -15,7 +12,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench  # noqa: E402
+from benchlib import analyse, checks, parse, stats, tables  # noqa: E402
 
 try:
     import matplotlib  # noqa: F401
@@ -78,21 +75,33 @@ def log_text(arch, kernel, samples, noise=True):
 class Stats(unittest.TestCase):
     def test_describe_matches_statistics_module(self):
         xs = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0]
-        d = bench.describe(xs)
+        d = stats.describe(xs)
         self.assertEqual(d["n"], 8)
         self.assertAlmostEqual(d["mean"], statistics.mean(xs))
         self.assertAlmostEqual(d["median"], statistics.median(xs))
         self.assertAlmostEqual(d["stdev"], statistics.stdev(xs))
         self.assertEqual((d["min"], d["max"]), (1.0, 9.0))
-        self.assertEqual(bench.median([5, 1, 3]), 3)
-        self.assertEqual(bench.stdev([7.0]), 0.0)
+        self.assertEqual(stats.median([5, 1, 3]), 3)
+        self.assertEqual(stats.stdev([7.0]), 0.0)
 
-    def test_percentile(self):
-        xs = list(range(11))
-        self.assertEqual(bench.percentile(xs, 0), 0)
-        self.assertEqual(bench.percentile(xs, 1), 10)
-        self.assertAlmostEqual(bench.percentile(xs, 0.25), 2.5)
-        self.assertAlmostEqual(bench.percentile([1, 3], 0.5), 2)
+    def test_ci_bounds_interpolate_between_ranks(self):
+        self.assertEqual(stats.ci_bounds(list(range(41))), (1, 39))
+        # Positions 0.025 * 10 and 0.975 * 10 of 0..10, as numpy's default.
+        lo, hi = stats.ci_bounds(list(range(11)))
+        self.assertAlmostEqual(lo, 0.25)
+        self.assertAlmostEqual(hi, 9.75)
+        self.assertEqual(stats.ci_bounds(list(range(201)), 0.99), (1, 199))
+        self.assertEqual(stats.ci_bounds([7.0]), (7.0, 7.0))
+        with self.assertRaises(ValueError):
+            stats.ci_bounds(list(range(41)), 0.97)
+
+    def test_delta_ci_z_from_the_normal_distribution(self):
+        base, new = [10.0, 12.0, 11.0, 13.0], [5.0, 6.0, 5.5, 6.5]
+        r, lo, hi = stats.delta_ci(base, new)
+        _, _, hi99 = stats.delta_ci(base, new, level=0.99)
+        self.assertAlmostEqual(r, 2.0)
+        self.assertAlmostEqual(r - lo, hi - r)
+        self.assertAlmostEqual((hi99 - r) / (hi - r), 2.575829 / 1.959964, places=5)
 
     def test_boot_ci_covers_the_drift_between_boots(self):
         rng = random.Random(3)
@@ -106,34 +115,34 @@ class Stats(unittest.TestCase):
         hits = 0
         for t in range(20):
             van, pat = boots(4), boots(4)
-            r, lo, hi = bench.boot_speedup_ci(van, pat, resamples=300, seed=t)
+            r, lo, hi = stats.boot_speedup_ci(van, pat, resamples=300, seed=t)
             flat_v = [x for v in van.values() for x in v]
             flat_p = [x for v in pat.values() for x in v]
-            _, rlo, rhi = bench.speedup_ci(flat_v, flat_p, resamples=300, seed=t)
+            _, rlo, rhi = stats.speedup_ci(flat_v, flat_p, resamples=300, seed=t)
             self.assertGreater(hi - lo, rhi - rlo)
-            self.assertAlmostEqual(r, bench.mean(flat_v) / bench.mean(flat_p))
+            self.assertAlmostEqual(r, stats.mean(flat_v) / stats.mean(flat_p))
             hits += lo <= 1.0 <= hi
         self.assertGreaterEqual(hits, 16)
 
     def test_ratio_is_of_means(self):
         # Skewed on purpose: the ratio of medians would be 2.
-        r, lo, hi = bench.speedup_ci([10, 20, 60], [10, 10, 10], resamples=200)
+        r, lo, hi = stats.speedup_ci([10, 20, 60], [10, 10, 10], resamples=200)
         self.assertAlmostEqual(r, 3.0)
         self.assertLessEqual(lo, r)
         self.assertGreaterEqual(hi, r)
 
     def test_constant_samples_give_a_point_interval(self):
-        r, lo, hi = bench.speedup_ci([4.0] * 5, [2.0] * 7, resamples=100)
+        r, lo, hi = stats.speedup_ci([4.0] * 5, [2.0] * 7, resamples=100)
         self.assertEqual((r, lo, hi), (2.0, 2.0, 2.0))
 
     def test_ci_covers_true_ratio_and_agrees_with_delta_method(self):
         rng = random.Random(7)
         base = [rng.gauss(100, 8) for _ in range(30)]
         new = [rng.gauss(50, 5) for _ in range(30)]
-        r, lo, hi = bench.speedup_ci(base, new)
+        r, lo, hi = stats.speedup_ci(base, new)
         self.assertLess(lo, 2.0)
         self.assertGreater(hi, 2.0)
-        _, dlo, dhi = bench.delta_ci(base, new)
+        _, dlo, dhi = stats.delta_ci(base, new)
         width = hi - lo
         self.assertLess(abs(lo - dlo), 0.25 * width)
         self.assertLess(abs(hi - dhi), 0.25 * width)
@@ -144,7 +153,7 @@ class Stats(unittest.TestCase):
         for n in (8, 80):
             base = [rng.gauss(100, 10) for _ in range(n)]
             new = [rng.gauss(100, 10) for _ in range(n)]
-            _, lo, hi = bench.speedup_ci(base, new, resamples=1000)
+            _, lo, hi = stats.speedup_ci(base, new, resamples=1000)
             self.assertLess(lo, 1.0 + 1e-9 + (hi - lo))  # sanity
             widths.append(hi - lo)
         self.assertLess(widths[1], widths[0] / 2)
@@ -156,14 +165,14 @@ class Stats(unittest.TestCase):
         for t in range(trials):
             base = [rng.gauss(30, 3) for _ in range(20)]
             new = [rng.gauss(20, 2) for _ in range(20)]
-            _, lo, hi = bench.speedup_ci(base, new, resamples=400, seed=t)
+            _, lo, hi = stats.speedup_ci(base, new, resamples=400, seed=t)
             hits += lo <= 1.5 <= hi
         self.assertGreater(hits / trials, 0.85)
         self.assertLess(hits / trials, 1.0)
 
     def test_bootstrap_is_deterministic(self):
         a, b = [1.0, 2.0, 3.5, 2.2], [1.1, 0.9, 1.3]
-        self.assertEqual(bench.speedup_ci(a, b, seed=5), bench.speedup_ci(a, b, seed=5))
+        self.assertEqual(stats.speedup_ci(a, b, seed=5), stats.speedup_ci(a, b, seed=5))
 
 
 class Parse(unittest.TestCase):
@@ -173,7 +182,7 @@ class Parse(unittest.TestCase):
         text = log_text("x86_64", "vanilla", ss)
         text += "[   12.345678] random: crng init done\n"
         text += 'PB-SAMPLE {"bench":"pageout","size_kb":64,"ns":12[    3.1] audit\n'
-        got, infos, begin, rc, bad, tlb = bench.parse_log_text(text)
+        got, infos, begin, rc, bad, tlb = parse.parse_log_text(text)
         self.assertEqual(tlb, [])
         self.assertEqual(len(got), 5)
         self.assertEqual([s["warmup"] for s in got], [1, 0, 0, 0, 0])
@@ -186,7 +195,7 @@ class Parse(unittest.TestCase):
 
     def test_marker_after_console_prefix(self):
         text = "[  1.0] foo PB-SAMPLE " + json.dumps(sample()) + "\n"
-        got = bench.parse_log_text(text)[0]
+        got = parse.parse_log_text(text)[0]
         self.assertEqual(len(got), 1)
 
     def test_labels_from_spec_sidecar_and_name(self):
@@ -194,18 +203,18 @@ class Parse(unittest.TestCase):
             p = os.path.join(d, "arm64-patched-3.log")
             with open(p, "w") as f:
                 f.write(log_text("arm64", "patched", [sample()]))
-            run = bench.load_log(p)
+            run = parse.load_log(p)
             self.assertEqual((run["arch"], run["kernel"], run["boot"]),
                              ("arm64", "patched", 3))
             self.assertEqual(run["kernel_version"], "7.3.4-patched")
             with open(p + ".accel", "w") as f:
                 f.write("tcg\n")
-            self.assertEqual(bench.load_log(p)["accel"], "tcg")
+            self.assertEqual(parse.load_log(p)["accel"], "tcg")
             with open(os.path.join(d, "arm64-patched-3.meta.json"), "w") as f:
                 json.dump(dict(accel="kvm", boot=4, kernel_commit="abc"), f)
-            run = bench.load_log(p)
+            run = parse.load_log(p)
             self.assertEqual((run["accel"], run["boot"]), ("kvm", 4))
-            run = bench.load_log("x86_64:vanilla:9:" + p)
+            run = parse.load_log("x86_64:vanilla:9:" + p)
             self.assertEqual((run["arch"], run["kernel"], run["boot"]),
                              ("x86_64", "vanilla", 9))
             self.assertEqual(run["samples"][0]["kernel"], "vanilla")
@@ -228,27 +237,27 @@ class Parse(unittest.TestCase):
                     with open(p, "w") as f:
                         f.write(log_text("x86_64", kernel, [sample()]) +
                                 tlb(kernel, fl + full, 65536, full))
-                    runs.append(bench.load_log(p))
+                    runs.append(parse.load_log(p))
             self.assertEqual(runs[0]["tlb"][0]["flushes"], 65536)
-            rows = {r["kernel"]: r for r in bench.tlb_rows(runs)}
+            rows = {r["kernel"]: r for r in analyse.tlb_rows(runs)}
             self.assertEqual(rows["vanilla"]["runs"], 2)
             self.assertAlmostEqual(rows["vanilla"]["flushes"], 65536)
             self.assertAlmostEqual(rows["patched"]["flushes"], 4146)
-            head, body = bench.tlb_table(bench.tlb_rows(runs), "x86_64")
+            head, body = tables.tlb_table(analyse.tlb_rows(runs), "x86_64")
             cells = {b[2]: dict(zip(head, b)) for b in body}
             self.assertEqual(cells["patched"]["flushes/folio"], "1.01")
             self.assertEqual(cells["vanilla"]["flushes/folio"], "16.00")
             self.assertEqual(cells["vanilla"]["pages/flush"], "1.0")
             self.assertEqual(cells["patched"]["pages/flush"], "16.0")
             self.assertEqual(cells["patched"]["full"], "50")
-            self.assertEqual(bench.tlb_table(bench.tlb_rows(runs), "arm64")[1], [])
+            self.assertEqual(tables.tlb_table(analyse.tlb_rows(runs), "arm64")[1], [])
 
     def test_arch_from_guest_when_unlabelled(self):
         with tempfile.TemporaryDirectory() as d:
             p = os.path.join(d, "boot.log")
             with open(p, "w") as f:
                 f.write(log_text("arm64", "patched", [sample()]))
-            self.assertEqual(bench.load_log(p)["arch"], "arm64")
+            self.assertEqual(parse.load_log(p)["arch"], "arm64")
 
 
 class Checks(unittest.TestCase):
@@ -257,229 +266,57 @@ class Checks(unittest.TestCase):
                       ("mixed", 64), ("lazyfree", 64), ("madvfree", 16),
                       ("madvfree", 4), ("munmap", 2048), ("munmap", 64)):
             mib = 128 if b == "lazyfree" else 256
-            self.assertEqual(bench.check_sample(sample(b, kb, mib=mib)), [],
+            self.assertEqual(checks.check_sample(sample(b, kb, mib=mib)), [],
                              "%s %d" % (b, kb))
 
     def test_wrong_counters_are_flagged(self):
         # 64K MADV_PAGEOUT of 256 MiB must swap out 4096 folios whole.
-        flags = bench.check_sample(sample(swpout=2048, swpout_fallback=2048))
+        flags = checks.check_sample(sample(swpout=2048, swpout_fallback=2048))
         self.assertEqual(len(flags), 2)
         self.assertIn("swpout=2048 (+0 zero-filled folios), want 4096", flags[0])
         self.assertIn("swpout_fallback=2048, want 0", flags[1])
         # Zero-filled folios: recorded as zero, no mTHP swpout, no pswpout.
         zero = dict(pswpout=0, swpout=0, swpout_zero=65536, zero_filled=1)
-        self.assertEqual(bench.check_sample(sample(**zero)), [])
-        self.assertEqual(bench.check_sample(sample(size_kb=4, **zero)), [])
+        self.assertEqual(checks.check_sample(sample(**zero)), [])
+        self.assertEqual(checks.check_sample(sample(size_kb=4, **zero)), [])
         half = dict(zero, swpout_zero=32768)
-        self.assertEqual(len(bench.check_sample(sample(**half))), 2)
+        self.assertEqual(len(checks.check_sample(sample(**half))), 2)
         s = sample()
         del s["pswpout"], s["swpout_zero"]
-        self.assertIn("CONFIG_VM_EVENT_COUNTERS", bench.check_sample(s)[0])
-        self.assertTrue(bench.check_sample(sample(swap_kb=0)))
-        self.assertTrue(bench.check_sample(sample(pswpout=100)))
+        self.assertIn("CONFIG_VM_EVENT_COUNTERS", checks.check_sample(s)[0])
+        self.assertTrue(checks.check_sample(sample(swap_kb=0)))
+        self.assertTrue(checks.check_sample(sample(pswpout=100)))
         # Folios of another size were allocated.
-        self.assertTrue(bench.check_sample(sample(setup_anon_fault_alloc=0,
+        self.assertTrue(checks.check_sample(sample(setup_anon_fault_alloc=0,
                                                   setup_anon_fault_fallback=4096)))
         # Lazyfree as before seed 002: every folio queued for deferred split.
-        self.assertTrue(bench.check_sample(sample("lazyfree", 64, mib=128,
+        self.assertTrue(checks.check_sample(sample("lazyfree", 64, mib=128,
                                                   split_deferred=2048)))
-        self.assertTrue(bench.check_sample(sample("madvfree", 64, split=16384)))
-        self.assertTrue(bench.check_sample(sample("madvfree", 4, pglazyfree=1000)))
+        self.assertTrue(checks.check_sample(sample("madvfree", 64, split=16384)))
+        self.assertTrue(checks.check_sample(sample("madvfree", 4, pglazyfree=1000)))
         # A few folios left in a per-CPU LRU batch are not counted.
-        self.assertEqual(bench.check_sample(sample("madvfree", 4, pglazyfree=65528)), [])
+        self.assertEqual(checks.check_sample(sample("madvfree", 4, pglazyfree=65528)), [])
         # Another task's MADV_FREE counts too, a little; twice as many pages not.
-        self.assertEqual(bench.check_sample(sample("madvfree", 4, pglazyfree=65537)), [])
-        self.assertTrue(bench.check_sample(sample("madvfree", 4, pglazyfree=131072)))
-        self.assertTrue(bench.check_sample(sample("munmap", 64, nr_anon=-1)))
-        self.assertTrue(bench.check_sample(sample("munmap", 2048,
+        self.assertEqual(checks.check_sample(sample("madvfree", 4, pglazyfree=65537)), [])
+        self.assertTrue(checks.check_sample(sample("madvfree", 4, pglazyfree=131072)))
+        self.assertTrue(checks.check_sample(sample("munmap", 64, nr_anon=-1)))
+        self.assertTrue(checks.check_sample(sample("munmap", 2048,
                                                   setup_thp_split_pmd=0)))
-        self.assertTrue(bench.check_sample(sample("mixed", 64,
+        self.assertTrue(checks.check_sample(sample("mixed", 64,
                                                   setup_split_deferred=4096)))
-        self.assertTrue(bench.check_sample(sample(ns=0)))
+        self.assertTrue(checks.check_sample(sample(ns=0)))
 
     def test_missing_counters_are_not_required(self):
         s = sample()
         for k in ("swpout", "swpout_fallback", "nr_tlb_local_flush_one"):
             del s[k]
-        self.assertEqual(bench.check_sample(s), [])
-
-
-def synth_runs(d, speedups, n=12, flag=None, boots=2, seed=1):
-    """Write logs for every (arch, kernel, boot); speedups maps (arch, bench,
-    size) -> true vanilla/patched ratio.  Returns the log paths."""
-    rng = random.Random(seed)
-    paths = []
-    for arch in sorted({k[0] for k in speedups}):
-        for boot in range(boots):
-            for kernel in ("vanilla", "patched"):
-                ss = []
-                for (a, b, kb), ratio in sorted(speedups.items()):
-                    if a != arch:
-                        continue
-                    mib = 128 if b == "lazyfree" else 256
-                    base = 100e6 if kb == 4 else 50e6
-                    mu = base if kernel == "vanilla" else base / ratio
-                    ss.append(sample(b, kb, mib=mib, ns=int(mu), warmup=1))
-                    for i in range(n // boots):
-                        ns = int(rng.gauss(mu, mu * 0.03))
-                        over = {}
-                        if flag and flag == (arch, kernel, b, kb) and i == 0:
-                            over = dict(swpout_fallback=3, swpout=4093)
-                        ss.append(sample(b, kb, mib=mib, ns=ns, run=i, **over))
-                p = os.path.join(d, "%s-%s-%d.log" % (arch, kernel, boot * 2 + (kernel == "patched")))
-                with open(p, "w") as f:
-                    f.write(log_text(arch, kernel, ss))
-                with open(p[:-4] + ".meta.json", "w") as f:
-                    json.dump(dict(accel="tcg", qemu="QEMU test", host_cpu="test CPU"), f)
-                paths.append(p)
-    return paths
-
-
-def run_main(args):
-    out = io.StringIO()
-    err = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        rc = bench.main(args)
-    return rc, out.getvalue(), err.getvalue()
-
-
-class EndToEnd(unittest.TestCase):
-    SPEEDUPS = {("arm64", "pageout", 64): 2.0, ("arm64", "pageout", 4): 1.0,
-                ("x86_64", "pageout", 64): 1.06, ("x86_64", "pageout", 4): 1.0,
-                ("arm64", "lazyfree", 64): 1.0}
-
-    def test_aa_report_says_so(self):
-        with tempfile.TemporaryDirectory() as d:
-            out = os.path.join(d, "out")
-            logs = synth_runs(d, {("x86_64", "pageout", 64): 1.0}, n=4)
-            rc, text, _ = run_main(["-o", out, "--resamples", "100", "--aa"] + logs)
-            self.assertEqual(rc, 0)
-            self.assertIn("A/A calibration", text)
-            with open(os.path.join(out, "report.md")) as f:
-                report = f.read()
-            self.assertTrue(report.startswith(
-                "# pgtable_batch benchmark: A/A calibration (vanilla vs vanilla)"))
-            rc, text, _ = run_main(["-o", out, "--resamples", "100"] + logs)
-            with open(os.path.join(out, "report.md")) as f:
-                self.assertNotIn("A/A calibration", f.read())
-
-    def test_icount_report_says_so(self):
-        with tempfile.TemporaryDirectory() as d:
-            out = os.path.join(d, "out")
-            logs = synth_runs(d, {("x86_64", "pageout", 64): 1.2}, n=4)
-            rc, text, _ = run_main(["-o", out, "--resamples", "100"] + logs)
-            with open(os.path.join(out, "report.md")) as f:
-                report = f.read()
-            self.assertIn("QEMU's instruction emulator", report)
-            self.assertNotIn("-icount", report + text)
-            for p in logs:
-                meta = p[:-4] + ".meta.json"
-                with open(meta) as f:
-                    m = json.load(f)
-                m["accel"] = "tcg, icount shift=0"
-                with open(meta, "w") as f:
-                    json.dump(m, f)
-            rc, text, _ = run_main(["-o", out, "--resamples", "100"] + logs)
-            self.assertEqual(rc, 0)
-            self.assertIn("TCG with -icount", text)
-            with open(os.path.join(out, "report.md")) as f:
-                report = f.read()
-            self.assertIn(bench.ICOUNT_NOTE, report)
-            self.assertNotIn("QEMU's instruction emulator", report)
-
-    def test_report_samples_and_plot(self):
-        with tempfile.TemporaryDirectory() as d:
-            out = os.path.join(d, "out")
-            logs = synth_runs(d, self.SPEEDUPS, n=30)
-            rc, text, _ = run_main(["-o", out, "--resamples", "500"] + logs)
-            self.assertEqual(rc, 0)
-            self.assertIn("== arm64 (TCG; host test CPU) ==", text)
-            self.assertIn("== x86_64", text)
-            with open(os.path.join(out, "samples.json")) as f:
-                data = json.load(f)
-            # 5 workloads x 2 kernels x 2 boots x (15 timed + 1 warm-up)
-            self.assertEqual(len(data["samples"]), 5 * 2 * 2 * 16)
-            rows = {(r["arch"], r["bench"], r["size_kb"]): r for r in data["stats"]}
-            r = rows[("arm64", "pageout", 64)]
-            self.assertEqual(r["vanilla"]["n"], 30)
-            self.assertLess(r["ci_low"], 2.0)
-            self.assertGreater(r["ci_high"], 2.0)
-            self.assertGreater(r["ci_low"], 1.9)
-            self.assertEqual(r["seed"]["seed"], "000")
-            self.assertAlmostEqual(r["seed"]["ratio"], 2.147, places=3)
-            self.assertAlmostEqual(rows[("x86_64", "pageout", 64)]["seed"]["ratio"],
-                                   1.0588, places=3)
-            self.assertFalse(rows[("arm64", "pageout", 4)]["regression"])
-            with open(os.path.join(out, "report.md")) as f:
-                rep = f.read()
-            self.assertIn("TCG", rep)
-            self.assertIn("emulation figures", rep)
-            self.assertIn("test CPU", rep)
-            self.assertIn("7.3.4-patched", rep)
-            self.assertIn("ratio of means", rep)
-            self.assertIn("arm64 guest clocksource: arch_sys_counter", rep)
-            self.assertIn("x86_64 guest CPUs: 2.", rep)
-            self.assertIn("x86_64 guest timed with a jiffies clocksource", rep)
-            self.assertIn("Every sample's counters match", rep)
-            self.assertIn("arm64 64K MADV_PAGEOUT: speedup 2.0", rep)
-            self.assertIn("below the seed's 2.15x", rep)
-            self.assertRegex(rep, r"arm64 4K MADV_PAGEOUT: speedup .*: no regression")
-            self.assertEqual(os.path.exists(os.path.join(out, "speedup.png")), HAVE_MPL)
-
-    def test_flagged_run_is_reported_and_fails_strict(self):
-        with tempfile.TemporaryDirectory() as d:
-            out = os.path.join(d, "out")
-            logs = synth_runs(d, {("arm64", "pageout", 64): 2.0}, n=10,
-                              flag=("arm64", "patched", "pageout", 64))
-            rc, text, _ = run_main(["-o", out, "--resamples", "200"] + logs)
-            self.assertEqual(rc, 0)
-            self.assertIn("FLAGGED v0/p2", text)
-            with open(os.path.join(out, "report.md")) as f:
-                rep = f.read()
-            self.assertIn("arm64 patched pageout 64K: 2 samples", rep)
-            self.assertIn("swpout_fallback", rep)
-            with open(os.path.join(out, "samples.json")) as f:
-                flagged = [s for s in json.load(f)["samples"] if s["flags"]]
-            self.assertEqual(len(flagged), 2)
-            self.assertTrue(all(s["kernel"] == "patched" for s in flagged))
-            rc, _, err = run_main(["-o", out, "--strict", "--resamples", "200"] + logs)
-            self.assertEqual(rc, 2)
-            self.assertIn("2 flagged samples", err)
-
-    def test_clean_strict_passes_and_regression_fails(self):
-        with tempfile.TemporaryDirectory() as d:
-            out = os.path.join(d, "out")
-            logs = synth_runs(d, {("x86_64", "pageout", 4): 1.0}, n=20)
-            rc, _, _ = run_main(["-o", out, "--strict", "--resamples", "300"] + logs)
-            self.assertEqual(rc, 0)
-        with tempfile.TemporaryDirectory() as d:
-            out = os.path.join(d, "out")
-            logs = synth_runs(d, {("x86_64", "pageout", 4): 0.9}, n=20)
-            rc, text, err = run_main(["-o", out, "--strict", "--resamples", "300"] + logs)
-            self.assertEqual(rc, 2)
-            self.assertIn("REGRESSION", text)
-            self.assertIn("4K regression", err)
-
-    def test_unpaired_workload(self):
-        with tempfile.TemporaryDirectory() as d:
-            out = os.path.join(d, "out")
-            logs = synth_runs(d, {("x86_64", "pageout", 64): 1.0}, n=4)
-            vanilla = [p for p in logs if "vanilla" in p]
-            rc, _, _ = run_main(["-o", out, "--resamples", "100"] + vanilla)
-            self.assertEqual(rc, 0)
-            rc, _, err = run_main(["-o", out, "--strict", "--resamples", "100"] + vanilla)
-            self.assertEqual(rc, 2)
-            self.assertIn("one kernel only", err)
-
-    def test_no_samples_is_an_error(self):
-        with tempfile.TemporaryDirectory() as d:
-            p = os.path.join(d, "x86_64-vanilla-0.log")
-            with open(p, "w") as f:
-                f.write("PB-BEGIN plan=bench kernel=7.3.4 arch=x86_64\nPB-END rc=1\n")
-            rc, _, err = run_main(["-o", os.path.join(d, "out"), p])
-            self.assertEqual(rc, 1)
-            self.assertIn("no PB-SAMPLE", err)
+        self.assertEqual(checks.check_sample(s), [])
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=1)
+    # The analysis and output parts are tested in test_bench_output.py.
+    import test_bench_output
+    loader = unittest.defaultTestLoader
+    suite = unittest.TestSuite(loader.loadTestsFromModule(m) for m in
+                               (sys.modules[__name__], test_bench_output))
+    sys.exit(not unittest.TextTestRunner(verbosity=1).run(suite).wasSuccessful())

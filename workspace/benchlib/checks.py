@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Counter checks: did each timed run take the path its workload is about?"""
+
+
+
+def check_sample(s):
+    """List of reasons why the counters of sample @s are off (empty if fine).
+
+    Checks only what holds on both kernels of Linux 7.3: each run must have
+    allocated folios of the requested size, and the timed region must have
+    done the work the workload is about (every folio swapped out whole,
+    every page lazily freed, every folio unmapped), with no split and no
+    fallback.  Counters the guest kernel does not expose are not checked.
+    """
+    flags = []
+    size = s.get("size_kb", 0)
+    folios = s.get("folios")
+    pages = s.get("pages")
+    bench = s.get("bench")
+    large = size > 4
+    swap = s.get("swap_kb", 0) > 0
+
+    def expect(field, want, why):
+        if field in s and want is not None and s[field] != want:
+            flags.append("%s=%s, want %s (%s)" % (field, s[field], want, why))
+
+    if s.get("ns", 0) <= 0:
+        flags.append("ns=%s: no time measured" % s.get("ns"))
+    if large:
+        expect("setup_anon_fault_alloc", folios, "folios of %dkB allocated" % size)
+        expect("setup_anon_fault_fallback", 0, "no allocation fallback")
+
+    if bench in ("pageout", "mixed"):
+        # Zero-filled folios are not written but recorded as zero in the
+        # swap table (swpout_zero counts their pages, mTHP swpout not).
+        zero = s.get("swpout_zero")
+        if not swap:
+            flags.append("no swap: MADV_PAGEOUT cannot swap out")
+        elif "pswpout" not in s:
+            flags.append("no /proc/vmstat events (CONFIG_VM_EVENT_COUNTERS=n): "
+                         "cannot tell whether the pages were swapped out")
+        else:
+            if zero is not None:
+                if s["pswpout"] + zero != pages:
+                    flags.append("pswpout+swpout_zero=%d, want %d (every page "
+                                 "swapped out)" % (s["pswpout"] + zero, pages))
+            else:
+                expect("pswpout", pages, "every page written to swap")
+            if large and "swpout" in s:
+                zero_folios = (zero or 0) // (pages // folios)
+                if s["swpout"] + zero_folios != folios:
+                    flags.append("swpout=%d (+%d zero-filled folios), want %d (every "
+                                 "folio swapped out whole)" % (s["swpout"], zero_folios, folios))
+        if swap and large:
+            expect("swpout_fallback", 0, "no split before swap-out")
+            expect("split", 0, "no folio split")
+        if bench == "mixed":
+            expect("setup_split_deferred", 0,
+                   "the rewritten page reused the folio instead of a COW copy")
+    elif bench == "lazyfree":
+        expect("pglazyfreed", pages, "every page discarded as lazyfree")
+        expect("pswpout", 0, "lazyfree pages are not swapped")
+        if large:
+            expect("split_deferred", 0, "batched lazyfree unmap (seed 002)")
+            expect("split", 0, "no folio split")
+    elif bench == "madvfree":
+        # Folios still in a per-CPU LRU batch are not moved to the lazyfree
+        # list and not counted, and the counter is system-wide (another
+        # task's MADV_FREE adds to it): allow 1% either way.
+        if "pglazyfree" in s and not pages * 0.99 <= s["pglazyfree"] <= pages * 1.01:
+            flags.append("pglazyfree=%d, want %d (every page marked lazyfree)"
+                         % (s["pglazyfree"], pages))
+        if large:
+            expect("split", 0, "no folio split (seed 003)")
+    elif bench == "munmap":
+        if large:
+            expect("nr_anon", -folios if folios is not None else None,
+                   "every folio freed")
+            expect("split_deferred", 0, "fully unmapped folios are not queued")
+            if s.get("pte_map"):
+                expect("setup_thp_split_pmd", folios,
+                       "PMD-sized folios PTE-mapped before the munmap")
+    return flags

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The command line: parse the logs, check and analyse the samples, write
+report.md, samples.json and speedup.png, print the tables."""
+
+import argparse
+import json
+import os
+import sys
+
+from .analyse import analyse, tlb_rows
+from .checks import check_sample
+from .parse import KERNELS, load_log
+from .plot import plot
+from .report import environment, icount_run, write_report
+from .stats import BOOTSTRAP_RESAMPLES
+from .tables import TABLE_HEAD, fmt_size, table_rows, text_table, tlb_table
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Analyse the console logs of the "
+                                 "bench plans: vanilla against patched.")
+    ap.add_argument("logs", nargs="+", help="console logs, or ARCH:KERNEL:BOOT:PATH")
+    ap.add_argument("-o", "--out", default=None,
+                    help="output directory (default: build/bench of the repo)")
+    ap.add_argument("--strict", action="store_true",
+                    help="fail on flagged samples, unpaired workloads or a 4K regression")
+    ap.add_argument("--resamples", type=int, default=BOOTSTRAP_RESAMPLES)
+    ap.add_argument("--aa", action="store_true",
+                    help="the logs are an A/A calibration: \"patched\" is vanilla "
+                         "with a layout change (make bench AA=1)")
+    args = ap.parse_args(argv)
+
+    out = args.out or os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                   "..", "..", "build", "bench")
+    os.makedirs(out, exist_ok=True)
+
+    runs = [load_log(a) for a in args.logs]
+    problems = []
+    for r in runs:
+        if r.get("kernel") not in KERNELS:
+            problems.append("%s: kernel label %r is neither vanilla nor patched"
+                            % (r["log"], r.get("kernel")))
+        if not r["arch"]:
+            problems.append("%s: unknown arch" % r["log"])
+    samples = [s for r in runs for s in r["samples"]]
+    for s in samples:
+        s["flags"] = check_sample(s)
+    rows = analyse(samples, resamples=args.resamples)
+
+    env = environment(runs)
+    png = os.path.join(out, "speedup.png")
+    png_ok = plot(png, rows)
+    trows = tlb_rows(runs)
+    write_report(os.path.join(out, "report.md"), runs, samples, rows, env, png_ok,
+                 trows, aa=args.aa)
+    if args.aa:
+        print("A/A calibration: \"patched\" is vanilla with a layout change; "
+              "every ratio should be 1.\n")
+    with open(os.path.join(out, "samples.json"), "w") as f:
+        json.dump(dict(runs=[{k: v for k, v in r.items() if k not in ("samples", "bad_lines")}
+                             for r in runs],
+                       stats=rows, samples=samples, tlb=trows), f, indent=1, default=list)
+
+    for arch in sorted({r["arch"] for r in rows}):
+        e = env.get(arch, {})
+        print("\n== %s (%s; host %s) ==" % (
+            arch, "/".join(sorted(a.upper() for a in e.get("accel", []))),
+            "; ".join(sorted(e.get("host_cpu", [])))))
+        print(text_table(TABLE_HEAD, table_rows(rows, arch)))
+        head, body = tlb_table(trows, arch)
+        if body:
+            print("TLB flushes (tlb:tlb_flush trace event, untimed run):")
+            print(text_table(head, body))
+    if icount_run(env):
+        print("\nTCG with -icount: times are guest instruction counts on one vCPU; "
+              "read the speedups as ratios of instructions executed.")
+    elif any("TCG" in a.upper() for e in env.values() for a in e["accel"]):
+        print("\nTCG: times are emulation figures; read the speedups as ratios only.")
+    print("\nspeedup = mean(vanilla)/mean(patched), 95% bootstrap CI")
+    print("report:  %s" % os.path.join(out, "report.md"))
+    print("JSON:    %s" % os.path.join(out, "samples.json"))
+    print("plot:    %s" % (png if png_ok else
+                           "none (matplotlib unavailable or nothing to plot)"))
+
+    flagged = sum(1 for s in samples if s["flags"])
+    if flagged:
+        print("%d samples flagged by the counter checks (see report.md)" % flagged)
+    if not samples:
+        problems.append("no PB-SAMPLE lines found")
+    unpaired = ["%s %s %s" % (r["arch"], r["bench"], fmt_size(r["size_kb"]))
+                for r in rows if r["speedup"] is None]
+    regress = ["%s %s %s %.3f [%.3f, %.3f]" % (r["arch"], r["bench"], fmt_size(r["size_kb"]),
+                                                r["speedup"], r["ci_low"], r["ci_high"])
+               for r in rows if r["regression"] and r["ci_high"] < 1]
+    for p in problems:
+        print("error: " + p, file=sys.stderr)
+    if args.strict:
+        for u in unpaired:
+            print("strict: measured on one kernel only: " + u, file=sys.stderr)
+        for g in regress:
+            print("strict: 4K regression: " + g, file=sys.stderr)
+        if flagged:
+            print("strict: %d flagged samples" % flagged, file=sys.stderr)
+        if unpaired or regress or flagged:
+            return 2
+    return 1 if problems else 0

@@ -1,0 +1,178 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Text and Markdown tables of the statistics, and how each cell is formatted."""
+
+from .analyse import REGRESSION_LIMIT
+from .parse import KERNELS
+
+
+def fmt_size(kb):
+    if kb >= 1024 and kb % 1024 == 0:
+        return "%dM" % (kb // 1024)
+    return "%dK" % kb
+
+
+def fmt_stats(st):
+    if not st:
+        return "-"
+    rel = 100 * st["stdev"] / st["mean"] if st["mean"] else 0
+    return "%d %s/%s ±%.0f%%" % (st["n"], fmt_ms(st["mean"]), fmt_ms(st["median"]), rel)
+
+
+def fmt_ms(v):
+    if v >= 100:
+        return "%.0f" % v
+    if v >= 10:
+        return "%.1f" % v
+    if v >= 1:
+        return "%.2f" % v
+    return "%.3f" % v
+
+
+def fmt_ratio(row):
+    if row["speedup"] is None:
+        return "-"
+    return "%.3f [%.3f, %.3f]" % (row["speedup"], row["ci_low"], row["ci_high"])
+
+
+def fmt_seed(row):
+    seed = row["seed"]
+    if not seed:
+        return ""
+    s = "%.2fx (%s)" % (seed["ratio"], seed["seed"])
+    if seed.get("in_base"):
+        s += " in base"
+    if row.get("mib") and seed.get("mib") and row["mib"] != seed["mib"]:
+        s += ", seed at %d MiB" % seed["mib"]
+    return s
+
+
+def verdict(row):
+    notes = []
+    if row["vanilla_flagged"] or row["patched_flagged"]:
+        notes.append("FLAGGED v%d/p%d" % (row["vanilla_flagged"], row["patched_flagged"]))
+    if row["regression"]:
+        notes.append("REGRESSION" if row["ci_high"] < 1 else "below %.2f" % REGRESSION_LIMIT)
+    if row["speedup"] is not None and row["seed"] and not row["seed"].get("in_base"):
+        if row["ci_low"] <= row["seed"]["ratio"] <= row["ci_high"]:
+            notes.append("seed in CI")
+        elif row["speedup"] >= row["seed"]["ratio"]:
+            notes.append(">= seed")
+        else:
+            notes.append("< seed")
+    if row["seed"] and row["seed"].get("in_base") and row["speedup"] is not None:
+        notes.append("expect 1.0" + (" ok" if row["ci_low"] <= 1 <= row["ci_high"] else ""))
+    return ", ".join(notes)
+
+
+TABLE_HEAD = ("workload", "size", "MiB", "vanilla n mean/median ms ±sd",
+              "patched n mean/median ms ±sd", "speedup [95% CI]", "med.ratio",
+              "seed", "notes")
+
+
+def table_rows(rows, arch):
+    out = []
+    for r in rows:
+        if r["arch"] != arch:
+            continue
+        out.append((r["bench"], fmt_size(r["size_kb"]), str(r["mib"]),
+                    fmt_stats(r["vanilla"]), fmt_stats(r["patched"]),
+                    fmt_ratio(r),
+                    "%.3f" % r["median_speedup"] if r["median_speedup"] else "-",
+                    fmt_seed(r), verdict(r)))
+    return out
+
+
+def text_table(head, body):
+    widths = [max(len(str(c)) for c in col) for col in zip(head, *body)]
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(head, widths)).rstrip()]
+    lines.append("  ".join("-" * w for w in widths))
+    for b in body:
+        lines.append("  ".join(str(c).ljust(w) for c, w in zip(b, widths)).rstrip())
+    return "\n".join(lines)
+
+
+def md_table(head, body):
+    lines = ["| " + " | ".join(head) + " |",
+             "|" + "|".join("---" for _ in head) + "|"]
+    for b in body:
+        lines.append("| " + " | ".join(str(c).replace("|", "\\|") for c in b) + " |")
+    return "\n".join(lines)
+
+
+def counters_table(rows, arch):
+    """Mean counter deltas per folio, to show which path ran."""
+    body = []
+    for r in rows:
+        if r["arch"] != arch:
+            continue
+        for k in KERNELS:
+            c = r[k + "_counters"]
+            if not c or not r[k]:
+                continue
+            folios = (r["mib"] << 10) // r["size_kb"] if r["mib"] else None
+            tlb = c.get("nr_tlb_local_flush_one")
+            body.append((r["bench"], fmt_size(r["size_kb"]), k,
+                         fmt_num(c.get("swpout")), fmt_num(c.get("swpout_fallback")),
+                         fmt_num(c.get("split_deferred")), fmt_num(c.get("pswpout")),
+                         fmt_num(c.get("swpout_zero")),
+                         fmt_num(c.get("pglazyfreed") if r["bench"] == "lazyfree"
+                                 else c.get("pglazyfree")),
+                         "%.2f" % (tlb / folios) if tlb is not None and folios else "-",
+                         fmt_num(c.get("nr_tlb_remote_flush")),
+                         "%d" % r[k + "_flagged"]))
+    head = ("workload", "size", "kernel", "swpout", "swpout_fallback",
+            "split_deferred", "pswpout", "swpout_zero", "pglazyfree(d)", "tlb_one/folio",
+            "tlb_remote", "flagged")
+    return head, body
+
+
+def tlb_table(trows, arch):
+    body = []
+    for t in trows:
+        if t["arch"] != arch:
+            continue
+        fl = t["flushes"]
+        # A full flush has no page count: pages/flush is over the others.
+        ranged = fl - (t["full_flushes"] or 0)
+        body.append((t["bench"], fmt_size(t["size_kb"]), t["kernel"], "%d" % t["runs"],
+                     "%d" % t["folios"], fmt_num(t["swpout"]),
+                     fmt_num(fl), "%.2f" % (fl / t["folios"]),
+                     "%.1f" % (t["flushed_pages"] / ranged) if ranged else "-",
+                     fmt_num(t["full_flushes"]), fmt_num(t["ipis_sent"]),
+                     "%d" % t["lost"]))
+    head = ("workload", "size", "kernel", "runs", "folios", "swpout", "flushes",
+            "flushes/folio", "pages/flush", "full", "IPIs sent", "events lost")
+    return head, body
+
+
+def fmt_num(v):
+    if v is None:
+        return "-"
+    return "%d" % v if float(v).is_integer() else "%.1f" % v
+
+
+def targets(rows):
+    """The issue's acceptance lines: headline against the seed, 4K no-regression."""
+    out = []
+    for arch in sorted({r["arch"] for r in rows}):
+        for r in rows:
+            if r["arch"] != arch or r["bench"] != "pageout" or r["speedup"] is None:
+                continue
+            if r["size_kb"] == 64 and r["seed"]:
+                goal = r["seed"]["ratio"]
+                if r["ci_low"] >= goal:
+                    how = "reaches the seed's %.2fx (whole CI above it)" % goal
+                elif r["speedup"] >= goal:
+                    how = "reaches the seed's %.2fx (CI reaches below it)" % goal
+                else:
+                    how = "**below the seed's %.2fx**" % goal
+                out.append("- %s 64K MADV_PAGEOUT: speedup %s: %s." % (arch, fmt_ratio(r), how))
+            elif r["size_kb"] == 4:
+                if r["speedup"] >= REGRESSION_LIMIT:
+                    how = "no regression (limit %.2f)" % REGRESSION_LIMIT
+                elif r["ci_high"] >= 1:
+                    how = "below %.2f but the CI includes 1" % REGRESSION_LIMIT
+                else:
+                    how = "**REGRESSION** (below %.2f, whole CI below 1)" % REGRESSION_LIMIT
+                out.append("- %s 4K MADV_PAGEOUT: speedup %s: %s." % (arch, fmt_ratio(r), how))
+    return out or ["- no MADV_PAGEOUT pair measured"]
