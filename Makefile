@@ -67,8 +67,8 @@ initramfs: guest-bin
 test-harness: tree
 	@$(MAKE) -s -C tools/testing/pgtable_batch KSRC=$(CURDIR)/$(TREE)
 
-test-cocci: deps
-	@tools/testing/coccinelle/run.sh
+test-cocci: deps tree
+	@TREE=$(TREE) tools/testing/coccinelle/run.sh
 
 test-bench-unit:
 	@python3 $(W)/test_bench.py

@@ -10,7 +10,13 @@
 # make coccicheck runs it.  Prints ok or FAIL per case and
 # "N passed, N failed"; exits non-zero on any failure.
 #
-# Usage: run.sh [name...]
+# With TREE set to a kernel tree, the finder also runs through the tree's
+# "make coccicheck" at its default J (spatch --jobs), in report and org
+# mode, over mm/kasan/; <name>/coccicheck-<mode>.res is the expected
+# output, with the tree's path removed.  Reports come in no set order, so
+# they are compared sorted.
+#
+# Usage: [TREE=dir] run.sh [name...]
 
 set -u
 
@@ -67,8 +73,9 @@ for name in "$@"; do
 		else
 			(cd "$here/$name" && "$spatch" -D report --very-quiet \
 				--no-show-diff $opts --cocci-file "$cocci" \
-				"$(basename "$input")") > "$out" 2> "$tmp/log"
-			rc=$?
+				"$(basename "$input")") 2> "$tmp/log" |
+				LC_ALL=C sort -t: -k1,1 -k2,2n > "$out"
+			rc=${PIPESTATUS[0]}
 		fi
 		if [ $rc -ne 0 ]; then
 			echo "FAIL $case: spatch exited with $rc"
@@ -84,6 +91,41 @@ for name in "$@"; do
 		fi
 	done
 done
+
+# The finder as users run it: make coccicheck, default J, absolute COCCI.
+coccicheck() {	# name mode dir
+	local name=$1 mode=$2 dir=$3 case=$1/coccicheck-$2
+	local expected=$here/$1/coccicheck-$2.res
+	local cocci
+	cocci=$(find "$top/scripts/coccinelle" -name "$name.cocci" | head -1)
+	mkdir -p "$tmp/o"
+	timeout 600 make -s -C "$TREE" coccicheck MODE="$mode" \
+		COCCI="$cocci" M="$dir" KBUILD_EXTMOD_OUTPUT="$tmp/o" \
+		> "$tmp/cc" 2> "$tmp/log"
+	rc=$?
+	# Reports start with the file's path, org entries with "* TODO".
+	grep -e "^$TREE/" -e '^\* TODO' "$tmp/cc" |
+		sed "s|$TREE/||g" | LC_ALL=C sort -t: -k1,1 -k2,2n > "$tmp/out"
+	if [ $rc -ne 0 ]; then
+		echo "FAIL $case: make coccicheck exited with $rc"
+		sed 's/^/    /' "$tmp/log"
+		failed=$((failed + 1))
+	elif diff -u "$expected" "$tmp/out" > "$tmp/diff"; then
+		echo "ok   $case (make coccicheck M=$dir, $(nproc) CPUs)"
+		passed=$((passed + 1))
+	else
+		echo "FAIL $case: output differs from $(basename "$expected")"
+		sed 's/^/    /' "$tmp/diff"
+		failed=$((failed + 1))
+	fi
+}
+
+if [ -n "${TREE:-}" ]; then
+	TREE=$(cd "$TREE" && pwd)
+	for mode in report org; do
+		coccicheck pte_batch_find $mode mm/kasan/
+	done
+fi
 
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

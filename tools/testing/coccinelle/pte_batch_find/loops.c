@@ -86,3 +86,50 @@ void raw(pte_t *ptep, unsigned long pfn, pgprot_t prot, int nr)
 		pfn++;
 	} while (ptep++, --nr);
 }
+
+void wrprotect(struct mm_struct *mm, unsigned long addr, pte_t *ptep, int nr)
+{
+	for (; nr; nr--, ptep++, addr += PAGE_SIZE)
+		ptep_set_wrprotect(mm, addr, ptep);
+}
+
+int young(struct vm_area_struct *vma, unsigned long addr, unsigned long end,
+	  pte_t *pte)
+{
+	int young = 0;
+
+	for (; addr != end; pte++, addr += PAGE_SIZE)
+		young |= ptep_test_and_clear_young(vma, addr, pte);
+	return young;
+}
+
+void collapse(struct mm_struct *mm, unsigned long addr, pte_t *pte)
+{
+	pte_t *_pte;
+
+	for (_pte = pte; _pte < pte + HPAGE_PMD_NR; _pte++, addr += PAGE_SIZE)
+		ptep_clear(mm, addr, _pte);
+}
+
+void flush_young(struct vm_area_struct *vma, unsigned long addr, pte_t *pte,
+		 int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		ptep_clear_flush_young(vma, addr + i * PAGE_SIZE, pte + i);
+}
+
+bool migrate_one(struct folio *folio, struct vm_area_struct *vma,
+		 unsigned long address)
+{
+	DEFINE_FOLIO_VMA_WALK(pvmw, folio, vma, address, 0);
+	pte_t pteval;
+
+	while (page_vma_mapped_walk(&pvmw)) {
+		pteval = ptep_clear_flush(vma, pvmw.address, pvmw.pte);
+		set_pte_at(vma->vm_mm, pvmw.address, pvmw.pte,
+			   make_migration_entry_pte(folio, pteval));
+	}
+	return true;
+}
