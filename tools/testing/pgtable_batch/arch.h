@@ -102,6 +102,21 @@ struct pb_arch {
 
 	/* Single-PTE operations used to build test states. */
 	void (*set_pte_at)(unsigned int idx, uint64_t pte);
+
+	/*
+	 * The TLB model (model.h) and the TLB maintenance core mm issues
+	 * around the helpers, on the range of @nr PTEs from @idx.
+	 */
+	void (*tlb_reset)(void);		/* model_tlb_reset() */
+	void (*flush_tlb_range)(unsigned int idx, unsigned int nr);
+	/* Reclaim's deferred flush: arch_tlbbatch_add_pending()... */
+	void (*tlbbatch_add_pending)(unsigned int idx, unsigned int nr);
+	/* ... and arch_tlbbatch_flush(), which completes it. */
+	void (*tlbbatch_flush)(void);
+	/* pte_advance_pfn() */
+	uint64_t (*pte_advance_pfn)(uint64_t pte, unsigned long nr);
+	/* A plain WRITE_ONCE() of a PTE, as a buggy caller would store it. */
+	void (*raw_store)(unsigned int idx, uint64_t pte);
 };
 
 extern const struct pb_arch arm64_arch;

@@ -98,4 +98,24 @@ static int arch_check_table(void)
 	return -1;
 }
 
+/*
+ * What the MMU makes of an entry, for the TLB model: a valid entry is
+ * walked; with PTE_CONT (whether or not the kernel is built with contpte,
+ * the hardware honours it) it translates its whole CONT_PTES block.
+ * Changing the memory type, shareability or nG of a live translation needs
+ * break-before-make as changing its output address does; permissions,
+ * access and dirty do not.
+ */
+#define PB_TLB_CONT_PTES	CONT_PTES
+
+static void arch_tlb_decode(uint64_t val, struct model_xlat *x)
+{
+	pte_t pte = __pte(val);
+
+	x->valid = pte_valid(pte);
+	x->cont = x->valid && pte_cont(pte);
+	x->pfn = pte_pfn(pte);
+	x->attrs = val & (PTE_ATTRINDX_MASK | PTE_SHARED | PTE_NG);
+}
+
 #include "ops.c"

@@ -52,6 +52,9 @@ int main(int argc, char **argv)
 		       arch->name, pb_totals.cases);
 		print_counts("batched:", &pb_totals.batch);
 		print_counts("per-PTE loops:", &pb_totals.ref);
+		printf("  TLB model:     %lu translations cached, %lu removed by completed invalidations, %lu break-before-make violations\n",
+		       pb_totals.tlb_live, pb_totals.tlb_dropped,
+		       pb_totals.tlb_violations);
 	}
 	printf("%d tests run, %d passed, %d failed.\n",
 	       num_tests, num_tests - num_fail, num_fail);

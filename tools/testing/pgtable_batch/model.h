@@ -26,6 +26,8 @@ extern uint64_t model_pt[2 * MODEL_NR_PTES];
 
 /* Virtual address mapped by model_pt[0] (PMD aligned). */
 #define MODEL_BASE_ADDR		0x40000000UL
+/* Every configuration under test has 4K pages. */
+#define MODEL_PAGE_SHIFT	12
 
 /*
  * What a batch costs.  Every field is incremented by the instrumented
@@ -63,6 +65,54 @@ void model_note_convert(const volatile void *p, bool to_cont);
 void model_note_tlbi(unsigned long start, unsigned long end,
 		     unsigned long stride);
 void model_note_warn(const char *file, int line, const char *cond);
+
+/*
+ * The TLB model: which translations the hardware may hold for each PTE slot
+ * of model_pt[], and break-before-make.  A valid entry may be walked and
+ * cached at any time once it is visible: every store of one, and every
+ * valid entry when the model is reset, makes its translation live.  A
+ * contiguous entry makes one translation live for every slot of its block.
+ * A live translation goes away only once a TLB invalidation covering it
+ * (model_note_tlbi()) has been completed by a barrier
+ * (model_note_tlb_sync()); a valid entry still in the table is then cached
+ * again.  A store of a valid entry whose translation differs from a live one
+ * of the same slot in its contiguity, output address or attributes that
+ * need break-before-make is a violation: it is counted and the first one
+ * described in model_tlb_report.
+ */
+struct model_xlat {
+	bool valid;		/* the hardware may walk the entry */
+	bool cont;		/* contiguous: translates its whole block */
+	uint64_t pfn;		/* output address of the slot, in pages */
+	uint64_t attrs;		/* attributes whose change needs BBM */
+};
+
+/* Decodes a PTE value of the architecture under test. */
+typedef void (*model_decode_t)(uint64_t pte, struct model_xlat *x);
+
+struct model_tlb_state {
+	unsigned long violations;	/* BBM violations since the reset */
+	unsigned long live;		/* translations made live */
+	unsigned long dropped;		/* live translations invalidated */
+};
+
+extern struct model_tlb_state model_tlb;
+extern char model_tlb_report[256];
+
+/*
+ * Start the model over: nothing cached but what the table maps now, as if
+ * the hardware had walked every valid entry.  @cont_ptes is the size of a
+ * contiguous block (1 without one).  Until the first reset, and after
+ * model_tlb_off(), stores are not checked.
+ */
+void model_tlb_reset(unsigned int cont_ptes, model_decode_t decode);
+void model_tlb_off(void);
+/* A store to a model PTE has been made; check it and cache it. */
+void model_tlb_store(const volatile void *p);
+/* A completion barrier: finish every TLB invalidation issued so far. */
+void model_note_tlb_sync(void);
+/* Whether a translation of slot @idx is live, contiguous or not. */
+bool model_tlb_live(unsigned int idx, bool cont);
 
 /* While paused, accesses are not counted (used around debug checks). */
 void model_pause(void);

@@ -5,8 +5,9 @@
  * The kernel side of struct pb_arch, written once against the kernel's PTE
  * API and included by each architecture's translation unit (arm64.c,
  * x86.c) after the kernel code under test.  That file defines PB_ARCH,
- * PB_ARCH_NAME, PB_CONT_PTES, PB_CONT_BIT, arch_hw_dirty(),
- * arch_pte_valid(), arch_pte_normal() and arch_check_table().
+ * PB_ARCH_NAME, PB_CONT_PTES, PB_CONT_BIT, PB_TLB_CONT_PTES,
+ * arch_hw_dirty(), arch_pte_valid(), arch_pte_normal(), arch_check_table()
+ * and arch_tlb_decode().
  */
 
 static struct mm_struct user_mm = { .mm_users = { 1 } };
@@ -336,6 +337,41 @@ static bool ref_clear_flush_young_ptes(unsigned int idx, unsigned int nr)
 	return young;
 }
 
+/* The TLB model and the flushes core mm issues. */
+
+static void k_tlb_reset(void)
+{
+	model_tlb_reset(PB_TLB_CONT_PTES, arch_tlb_decode);
+}
+
+static void k_flush_tlb_range(unsigned int idx, unsigned int nr)
+{
+	flush_tlb_range(&user_vma, addr_of(idx), addr_of(idx + nr));
+}
+
+static struct arch_tlbflush_unmap_batch tlb_batch;
+
+static void k_tlbbatch_add_pending(unsigned int idx, unsigned int nr)
+{
+	arch_tlbbatch_add_pending(&tlb_batch, &user_mm, addr_of(idx),
+				  addr_of(idx + nr));
+}
+
+static void k_tlbbatch_flush(void)
+{
+	arch_tlbbatch_flush(&tlb_batch);
+}
+
+static uint64_t k_pte_advance_pfn(uint64_t pte, unsigned long nr)
+{
+	return pte_val(pte_advance_pfn(__pte(pte), nr));
+}
+
+static void k_raw_store(unsigned int idx, uint64_t pte)
+{
+	WRITE_ONCE(model_pt[idx], pte);
+}
+
 const struct pb_arch PB_ARCH = {
 	.name = PB_ARCH_NAME,
 	.cont_ptes = PB_CONT_PTES,
@@ -375,4 +411,11 @@ const struct pb_arch PB_ARCH = {
 
 	.move_softleaf_offset = k_move_softleaf_offset,
 	.set_pte_at = k_set_pte_at,
+
+	.tlb_reset = k_tlb_reset,
+	.flush_tlb_range = k_flush_tlb_range,
+	.tlbbatch_add_pending = k_tlbbatch_add_pending,
+	.tlbbatch_flush = k_tlbbatch_flush,
+	.pte_advance_pfn = k_pte_advance_pfn,
+	.raw_store = k_raw_store,
 };

@@ -391,6 +391,8 @@ struct pb_outcome {
 	uint64_t view[PB_WINDOW];
 	bool folded[PB_WINDOW];		/* by block: a valid PTE has PTE_CONT */
 	struct model_counts counts;
+	struct model_tlb_state tlb;
+	char tlb_report[sizeof(model_tlb_report)];
 };
 
 /*
@@ -472,19 +474,29 @@ bool pb_check(const struct pb_op *op, unsigned int idx, unsigned int nr,
 
 	snapshot_views(&before);
 
-	/* The batched helper. */
+	/*
+	 * The batched helper, with a TLB that may hold every translation the
+	 * table maps.
+	 */
 	model_reset_counts();
+	arch->tlb_reset();
 	batch.ret = op->batch(idx, nr, arg);
 	batch.counts = model_counts;
+	batch.tlb = model_tlb;
+	memcpy(batch.tlb_report, model_tlb_report, sizeof(model_tlb_report));
 	memcpy(batch.unfolded, model_unfolded, sizeof(model_unfolded));
 	snapshot_views(&batch);
 
 	/* The per-PTE loop, from the same state. */
 	memcpy(model_pt, before.raw, sizeof(model_pt));
 	model_reset_counts();
+	arch->tlb_reset();
 	ref.ret = op->ref(idx, nr, arg);
 	ref.counts = model_counts;
+	ref.tlb = model_tlb;
+	memcpy(ref.tlb_report, model_tlb_report, sizeof(model_tlb_report));
 	snapshot_views(&ref);
+	model_tlb_off();
 
 	/* Leave the table as the batched helper left it. */
 	memcpy(model_pt, batch.raw, sizeof(model_pt));
@@ -492,6 +504,17 @@ bool pb_check(const struct pb_op *op, unsigned int idx, unsigned int nr,
 	pb_totals.cases++;
 	add_counts(&pb_totals.batch, &batch.counts);
 	add_counts(&pb_totals.ref, &ref.counts);
+	pb_totals.tlb_live += batch.tlb.live + ref.tlb.live;
+	pb_totals.tlb_dropped += batch.tlb.dropped + ref.tlb.dropped;
+	pb_totals.tlb_violations += batch.tlb.violations + ref.tlb.violations;
+
+	/* Neither may break break-before-make (see model.h). */
+	if (batch.tlb.violations)
+		FAIL("%lu break-before-make violations, the first: %s",
+		     batch.tlb.violations, batch.tlb_report);
+	if (ref.tlb.violations)
+		FAIL("per-PTE loop: %lu break-before-make violations, the first: %s",
+		     ref.tlb.violations, ref.tlb_report);
 
 	if (batch.counts.warns)
 		FAIL("the batched helper warned %lu times",

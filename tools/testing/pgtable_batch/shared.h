@@ -180,12 +180,15 @@ struct pb_totals {
 	unsigned long cases;
 	struct model_counts batch;
 	struct model_counts ref;
+	unsigned long tlb_live;		/* translations the TLB model cached */
+	unsigned long tlb_dropped;	/* and removed by completed flushes */
+	unsigned long tlb_violations;	/* break-before-make violations */
 };
 extern struct pb_totals pb_totals;
 
 /*
- * Run @op's batched helper and its per-PTE loop on the current table state
- * and check the outcome (see shared.c).  Leaves the table as the batched
+ * Run @op's batched helper and its per-PTE loop on the current table state,
+ * each under the TLB model, and check the outcome (see shared.c).  Leaves the table as the batched
  * helper left it.  Prints what differs and returns false on failure.
  */
 bool pb_check(const struct pb_op *op, unsigned int idx, unsigned int nr,

@@ -64,4 +64,23 @@ static int arch_check_table(void)
 	return -1;
 }
 
+/*
+ * What the MMU makes of an entry, for the TLB model: a present entry
+ * (_PAGE_PRESENT; a PROT_NONE entry is not walked) is cached per page.
+ * x86 has no contiguous bit and no break-before-make rule: what the model
+ * checks is that no live translation has its output address changed
+ * without a completed flush.
+ */
+#define PB_TLB_CONT_PTES	1
+
+static void arch_tlb_decode(uint64_t val, struct model_xlat *x)
+{
+	pte_t pte = __pte(val);
+
+	x->valid = pte_flags(pte) & _PAGE_PRESENT;
+	x->cont = false;
+	x->pfn = pte_pfn(pte);
+	x->attrs = 0;
+}
+
 #include "ops.c"

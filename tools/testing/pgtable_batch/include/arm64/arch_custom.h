@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * CUSTOMISED for arm64: atomics, barriers, the BBML3 feature check and TLB
- * invalidation, counted in the model (see include/custom.h).
+ * invalidation, counted in the model and seen by its TLB (see
+ * include/custom.h and model.h).
  */
 #ifndef __PGTABLE_BATCH_ARCH_CUSTOM_H
 #define __PGTABLE_BATCH_ARCH_CUSTOM_H
@@ -22,6 +23,7 @@ static inline void __model_after_store(const volatile void *p)
 		model_note_convert(p, *(const volatile u64 *)p & PTE_CONT);
 	}
 	model_note_write(p);
+	model_tlb_store(p);
 }
 
 /* arch/arm64/include/asm/cmpxchg.h: single-CPU atomics, counted. */
@@ -58,8 +60,20 @@ static inline u64 __model_cmpxchg(volatile u64 *p, u64 old, u64 new)
 	__r == __o;							\
 })
 
-/* arch/arm64/include/asm/barrier.h: counted, no instruction issued. */
-#define dsb(opt)	((void)model_counts.dsb++)
+/*
+ * arch/arm64/include/asm/barrier.h: counted, no instruction issued.  A dsb
+ * of loads and stores (ish, nsh, osh, sy; not the ST or LD variants) is the
+ * one that completes the TLB invalidations issued before it, as
+ * __tlbi_sync_s1ish() relies on: the TLB model drops what they removed.
+ */
+static inline void __model_dsb(const char *opt)
+{
+	model_counts.dsb++;
+	if (!strstr(opt, "st") && !strstr(opt, "ld"))
+		model_note_tlb_sync();
+}
+
+#define dsb(opt)	__model_dsb(#opt)
 #define dmb(opt)	((void)model_counts.dmb++)
 #define isb()		((void)model_counts.isb++)
 /* The SMP barriers are dmb()s on arm64: counted as such. */
@@ -81,8 +95,9 @@ static inline bool system_supports_bbml3(void)
 
 /*
  * arch/arm64/include/asm/tlbflush.h.  Each call is one invalidation of the
- * range; the barriers it issues are those of __do_flush_tlb_range(): a dsb
- * before the tlbi and one after unless TLBF_NOSYNC.
+ * range; the barriers it issues are those of __do_flush_tlb_range(): a
+ * dsb(ishst) before the tlbi and, unless TLBF_NOSYNC, the dsb(ish) of
+ * __tlbi_sync_s1ish() after it, which completes it.
  */
 typedef unsigned __bitwise tlbf_t;
 
@@ -100,8 +115,8 @@ static inline void __flush_tlb_range(struct vm_area_struct *vma,
 {
 	start = round_down(start, stride);
 	end = round_up(end, stride);
-	model_note_tlbi(start, end, stride);
 	dsb(ishst);
+	model_note_tlbi(start, end, stride);
 	if (!(flags & TLBF_NOSYNC))
 		dsb(ish);
 }
@@ -131,10 +146,32 @@ static inline void flush_tlb_page(struct vm_area_struct *vma,
 static inline void flush_tlb_kernel_range(unsigned long start,
 					  unsigned long end)
 {
-	model_note_tlbi(start, end, PAGE_SIZE);
 	dsb(ishst);
+	model_note_tlbi(start, end, PAGE_SIZE);
 	dsb(ish);
 	isb();
+}
+
+/*
+ * The deferred flush of reclaim (mm/rmap.c set_tlb_ubc_flush_pending() and
+ * try_to_unmap_flush()), as arm64 implements it: the TLBI is issued at once
+ * without waiting for it, and arch_tlbbatch_flush() completes all of them
+ * later with one dsb(ish) (__tlbi_sync_s1ish_batch()).
+ */
+struct arch_tlbflush_unmap_batch {};
+
+static inline void arch_tlbbatch_add_pending(struct arch_tlbflush_unmap_batch *batch,
+		struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	struct vm_area_struct vma = { .vm_mm = mm, .vm_flags = 0 };
+
+	__flush_tlb_range(&vma, start, end, PAGE_SIZE, 3,
+			  TLBF_NOWALKCACHE | TLBF_NOSYNC);
+}
+
+static inline void arch_tlbbatch_flush(struct arch_tlbflush_unmap_batch *batch)
+{
+	dsb(ish);
 }
 
 #endif /* __PGTABLE_BATCH_ARCH_CUSTOM_H */
