@@ -45,7 +45,13 @@ inputs_hash() {
 		cat "$SERIES" "$0"
 		steps | while read -r kind a rest; do
 			case $kind in
-			copy) cat "$REPO/patches/$a"; for f in $rest; do echo "$f"; cat "$REPO/$f"; done ;;
+			copy)
+				cat "$REPO/patches/$a"
+				for f in $rest; do
+					echo "$f"
+					case $f in +*) cat "$REPO/patches/${f#+}" ;; *) cat "$REPO/$f" ;; esac
+				done
+				;;
 			patch) cat "$REPO/patches/$a" ;;
 			cocci) set -- $rest; cat "$REPO/patches/$a" "$REPO/$1"; echo "$rest" ;;
 			esac
@@ -92,6 +98,15 @@ if [ "$refresh" = 1 ]; then
 			;;
 		copy)
 			for f in $rest; do
+				case $f in
+				+*)	# the diff of the files it touches in this commit
+					d=$REPO/patches/${f#+}
+					git diff "$c^" "$c" -- $(sed -n 's|^+++ b/||p' "$d") >"$d.new"
+					if cmp -s <(grep -v '^index ' "$d") <(grep -v '^index ' "$d.new"); then rm "$d.new"
+					else mv "$d.new" "$d"; echo "refreshed patches/${f#+}"; fi
+					continue
+					;;
+				esac
 				git show "$c:$f" >"$REPO/$f.new"
 				if cmp -s "$REPO/$f" "$REPO/$f.new"; then rm "$REPO/$f.new"
 				else mv "$REPO/$f.new" "$REPO/$f"; echo "refreshed $f"; fi
@@ -142,6 +157,13 @@ while read -r kind a rest; do
 	copy)
 		[ -n "$rest" ] || die "step $n: copy $a names no files"
 		for f in $rest; do
+			case $f in
+			+*)	# a diff to existing files, part of the same commit
+				git apply --index "$REPO/patches/${f#+}" ||
+					die "step $n (copy $a): patches/${f#+} does not apply"
+				continue
+				;;
+			esac
 			[ -f "$REPO/$f" ] || die "step $n (copy $a): $f does not exist"
 			mkdir -p "$(dirname "$f")"
 			cp "$REPO/$f" "$f"
