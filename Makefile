@@ -11,6 +11,26 @@ TREE ?= $(B)/tree
 TIMEOUT ?= 900
 QUICK ?=
 W := workspace
+# A long step: its output, elapsed time and an estimate of the time left
+# (workspace/progress.py; build/progress/ keeps the times of the last run).
+STEP := $(W)/progress.py run
+
+define HELP_VARS
+variables (default):
+  ARCHES="x86_64 arm64"     the arches to build, boot and benchmark
+  VARIANT=test              test (debug options, KUnit) or bench (none)
+  TREE=build/tree           the patched tree
+  TIMEOUT=900               seconds per guest boot (bench: 2400)
+  PBARGS=key=val,...        passed to the guest plans
+  SELFTEST_ARCHES="x86_64 arm64"  test-guest: the arches that run the mm selftests
+  QUICK=1                   bench: the short plan (a smoke test)
+  BOOTS=N                   bench: boots per kernel (4, QUICK=1: 2)
+  AA=1                      bench: vanilla against vanilla (the method's noise)
+  ICOUNT=N                  bench: QEMU -icount shift=N (instruction counts)
+  BISECT_FROM=N BISECT_TO=M bisect-check: a range of the series' commits
+  JOBS=N                    parallel jobs of a kernel build (nproc)
+endef
+export HELP_VARS
 
 .PHONY: all deps base tree series refresh kernels vanilla patched \
 	guest-bin initramfs test-harness test-cocci test-bench-unit \
@@ -19,22 +39,26 @@ W := workspace
 
 all: help
 
-help:
-	@sed -n 's/^    make /make /p' README.md
+help: ## this list
+	@echo "usage: make [target] [variable=value ...]"
+	@echo "targets (the pipeline: deps, base, tree, kernels, initramfs, tests, bench):"
+	@awk -F ':.*## ' '/^[a-z0-9-]+:.*## / { printf "  %-19s %s\n", $$1, $$2 }' \
+		$(firstword $(MAKEFILE_LIST))
+	@echo "$$HELP_VARS"
 
-deps:
-	@BUILD=$(B) $(W)/deps.sh
+deps: ## install the host packages (quick when present)
+	@$(STEP) --key deps -- env BUILD=$(B) $(W)/deps.sh
 
-base: deps
-	@BUILD=$(B) $(W)/base.sh
+base: deps ## Debian's linux-source-7.3 and sparse (build/base, build/sparse)
+	@$(STEP) --key base -- env BUILD=$(B) $(W)/base.sh
 
-tree: base
-	@$(W)/tree.sh $(TREE)
+tree: base ## pristine 7.3 + patches/series, one commit per step (build/tree)
+	@$(STEP) --key tree -- $(W)/tree.sh $(TREE)
 
-refresh:
+refresh: ## write edited tree commits back to patches/
 	@$(W)/tree.sh --refresh $(TREE)
 
-series: tree
+series: tree ## git format-patch the tree into build/series/
 	@rm -rf $(B)/series && mkdir -p $(B)/series
 	@git -C $(TREE) config "branch.$$(git -C $(TREE) symbolic-ref --short HEAD).description" \
 		"$$(cat patches/cover-letter)"
@@ -43,64 +67,87 @@ series: tree
 	@echo "series: $$(ls $(B)/series | wc -l) files in $(B)/series"
 
 # Kernels: build/o/<arch>-<vanilla|patched>-<variant>/kernel.img
-vanilla: base
+# --lock takes build/cpu.lock (flock(2), as flock(1) does) and says so
+# while another build holds it.
+vanilla: base ## vanilla 7.3 guest kernels (VARIANT=test|bench)
 	@for a in $(ARCHES); do \
-		flock $(B)/cpu.lock $(W)/kbuild.sh $$a $(VARIANT) $(B)/base $(B)/o/$$a-vanilla-$(VARIANT) || exit 1; \
+		$(STEP) --key kernel-$$a-vanilla-$(VARIANT) --label "kernel $$a vanilla $(VARIANT)" \
+			--lock $(B)/cpu.lock --objects $(B)/o/$$a-vanilla-$(VARIANT) -- \
+			$(W)/kbuild.sh $$a $(VARIANT) $(B)/base $(B)/o/$$a-vanilla-$(VARIANT) || exit 1; \
 	done
 
-patched: tree
+patched: tree ## patched guest kernels (VARIANT=test|bench)
 	@for a in $(ARCHES); do \
-		flock $(B)/cpu.lock $(W)/kbuild.sh $$a $(VARIANT) $(TREE) $(B)/o/$$a-patched-$(VARIANT) || exit 1; \
+		$(STEP) --key kernel-$$a-patched-$(VARIANT) --label "kernel $$a patched $(VARIANT)" \
+			--lock $(B)/cpu.lock --objects $(B)/o/$$a-patched-$(VARIANT) -- \
+			$(W)/kbuild.sh $$a $(VARIANT) $(TREE) $(B)/o/$$a-patched-$(VARIANT) || exit 1; \
 	done
 
-kernels: vanilla patched
+kernels: vanilla patched ## both, for every arch of ARCHES
 
 # Static guest programs and the mm selftests, per arch.
-guest-bin: tree
-	@for a in $(ARCHES); do $(W)/guest-bin.sh $$a $(TREE) || exit 1; done
+guest-bin: tree ## the static guest programs and mm selftests per arch
+	@for a in $(ARCHES); do \
+		$(STEP) --key guest-bin-$$a --label "guest programs $$a" -- \
+			$(W)/guest-bin.sh $$a $(TREE) || exit 1; \
+	done
 
-initramfs: guest-bin
+initramfs: guest-bin ## the guests' initramfs per arch
 	@for a in $(ARCHES); do \
 		$(W)/initramfs.sh $$a $(B)/initramfs-$$a.cpio.gz $(B)/guest-bin/$$a $(B)/selftests/$$a || exit 1; \
 	done
 
-test-harness: tree
-	@$(MAKE) -s -C tools/testing/pgtable_batch KSRC=$(CURDIR)/$(TREE)
+test-harness: tree ## userspace conformance harness of the batch helpers (ASan/UBSan)
+	@$(STEP) --key test-harness -- $(MAKE) -s -C tools/testing/pgtable_batch KSRC=$(CURDIR)/$(TREE)
 
-test-cocci: deps tree
-	@TREE=$(TREE) tools/testing/coccinelle/run.sh
+test-cocci: deps tree ## the Coccinelle scripts against their expected output
+	@$(STEP) --key test-cocci -- env TREE=$(TREE) tools/testing/coccinelle/run.sh
 
-test-bench-unit:
-	@python3 $(W)/test_bench.py
+test-bench-unit: ## unit tests of bench.py (workspace/benchlib/)
+	@$(STEP) --key test-bench-unit -- python3 $(W)/test_bench.py
 
 # Boot the patched kernels and run the in-guest suites (KUnit runs at boot).
-test-guest: patched initramfs
-	@$(W)/test-guest.sh "$(ARCHES)" $(VARIANT) $(TIMEOUT)
+test-guest: patched initramfs ## boot the patched kernels: KUnit, integrity, stress, mm selftests
+	@$(STEP) --key test-guest -- $(W)/test-guest.sh "$(ARCHES)" $(VARIANT) $(TIMEOUT)
 
-lint: kernels
-	@$(W)/lint.sh $(TREE)
+lint: kernels ## checkpatch, kernel-doc, htmldocs, sparse and W=1 against vanilla
+	@$(STEP) --key lint -- $(W)/lint.sh $(TREE)
 
-bisect-check: tree
+bisect-check: tree ## build every commit of the series on both arches
 	@$(W)/bisect-check.sh $(TREE) "$(ARCHES)"
 
 # try_to_unmap_one()'s batched swap PTEs against the per-PTE result, on an
 # instrumented kernel (workspace/mm-verify/).
-verify-unmap: initramfs
+verify-unmap: initramfs ## batched swap PTEs against the per-PTE result (instrumented kernel)
 	@$(W)/verify-unmap.sh $(TREE) "$(ARCHES)"
 
 # The main job: vanilla and patched side by side, both arches.
-bench: deps
+bench: deps ## vanilla against patched, the seed benchmarks (QUICK=1: a smoke run)
 	@$(W)/bench.sh $(if $(QUICK),--quick)
 
-check: lint test-harness test-cocci test-bench-unit test-guest
-	@$(MAKE) -s bench QUICK=1 BOOTS=1 VARIANT=$(VARIANT)
-	@echo "check: all passed"
+.PHONY: check-steps summary
 
-clean:
+# make check runs its steps in a sub-make, then prints the summary of what
+# they measured (workspace/summary.py), whether they passed or not.
+check: ## everything a submission must pass, then a summary per arch
+	@mkdir -p $(B)/progress && date +%s >$(B)/progress/check.start
+	@rc=0; $(MAKE) -s check-steps || rc=$$?; \
+	python3 $(W)/summary.py --arches "$(ARCHES)" --variant $(VARIANT); \
+	if [ $$rc = 0 ]; then echo "check: all passed"; else echo "check: FAILED"; fi; \
+	exit $$rc
+
+check-steps: lint test-harness test-cocci test-bench-unit test-guest
+	@$(STEP) --key bench-quick --label "bench QUICK=1" -- \
+		$(MAKE) -s bench QUICK=1 BOOTS=1 VARIANT=$(VARIANT)
+
+summary: ## the summary of the last make check again
+	@python3 $(W)/summary.py --arches "$(ARCHES)" --variant $(VARIANT)
+
+clean: ## remove the kernels, tree, logs and bench results
 	rm -rf $(B)/o $(B)/tree $(B)/series $(B)/guest-bin $(B)/selftests $(B)/logs $(B)/bench
 
 # Record the vanilla mm selftest results that test-guest compares against.
-selftests-baseline: vanilla initramfs
+selftests-baseline: vanilla initramfs ## record the vanilla mm selftest results
 	@for a in $(ARCHES); do \
 		log=$(B)/logs/$$a-vanilla-$(VARIANT)-selftests.log; \
 		$(W)/qemu-run.sh $$a $(B)/o/$$a-vanilla-$(VARIANT)/kernel.img \
