@@ -13,6 +13,7 @@
 #include "tests/present.c"
 #include "tests/softleaf.c"
 #include "tests/random.c"
+#include "tests/tlb.c"
 
 /* The configurations of the kernel code under test. */
 static const struct pb_arch *const arches[] = {
@@ -47,13 +48,17 @@ int main(int argc, char **argv)
 		run_present_tests(&num_tests, &num_fail);
 		run_softleaf_tests(&num_tests, &num_fail);
 		run_random_tests(&num_tests, &num_fail);
+		run_tlb_tests(&num_tests, &num_fail);
 
 		printf("%s: %lu cases compared with the per-PTE loops:\n",
 		       arch->name, pb_totals.cases);
 		print_counts("batched:", &pb_totals.batch);
 		print_counts("per-PTE loops:", &pb_totals.ref);
-		printf("  TLB model:     %lu translations cached, %lu removed by completed invalidations, %lu break-before-make violations\n",
-		       pb_totals.tlb_live, pb_totals.tlb_dropped,
+		printf("  TLB model:     %lu translations cached, ",
+		       pb_totals.tlb_live);
+		printf("%lu removed by completed invalidations, ",
+		       pb_totals.tlb_dropped);
+		printf("%lu break-before-make violations\n",
 		       pb_totals.tlb_violations);
 	}
 	printf("%d tests run, %d passed, %d failed.\n",

@@ -106,7 +106,7 @@ static const char *const kind_name[] = { "non-contiguous", "contiguous" };
  * address or with other attributes, must have been invalidated and the
  * invalidation completed first.
  */
-static void model_tlb_check(unsigned int idx, unsigned int j,
+static bool model_tlb_check(unsigned int idx, unsigned int j,
 			    unsigned int kind, uint64_t pfn, uint64_t attrs)
 {
 	const struct model_tlb_slot *s = &model_slots[j];
@@ -117,7 +117,7 @@ static void model_tlb_check(unsigned int idx, unsigned int j,
 			continue;
 		if (k == kind && s->pfn[k] == pfn && s->attrs[k] == attrs)
 			continue;
-		if (!model_tlb.violations++)
+		if (!model_tlb.violations)
 			snprintf(model_tlb_report, sizeof(model_tlb_report),
 				 "break-before-make violation: store to PTE %u of a valid %s entry (pfn 0x%llx, attrs 0x%llx) while PTE %u has a live %s translation (pfn 0x%llx, attrs 0x%llx)%s",
 				 idx, kind_name[kind],
@@ -128,8 +128,9 @@ static void model_tlb_check(unsigned int idx, unsigned int j,
 				 s->pending[k] ?
 				 ", invalidated but not completed" :
 				 ", never invalidated");
-		return;
+		return false;
 	}
+	return true;
 }
 
 void model_tlb_store(const volatile void *p)
@@ -137,6 +138,7 @@ void model_tlb_store(const volatile void *p)
 	const volatile uint64_t *q = p;
 	unsigned int idx, first, n, j;
 	struct model_xlat x;
+	bool ok = true;
 
 	if (!model_decode || !model_owns(p))
 		return;
@@ -150,8 +152,11 @@ void model_tlb_store(const volatile void *p)
 		first = idx - idx % model_cont;
 		n = model_cont;
 	}
-	for (j = first; j < first + n && j < MODEL_NR_SLOTS; j++)
-		model_tlb_check(idx, j, x.cont, x.pfn - idx + j, x.attrs);
+	for (j = first; j < first + n && j < MODEL_NR_SLOTS && ok; j++)
+		ok = model_tlb_check(idx, j, x.cont, x.pfn - idx + j, x.attrs);
+	/* One violation per store, however many slots it conflicts in. */
+	if (!ok)
+		model_tlb.violations++;
 	model_tlb_walk(idx, &x);
 }
 

@@ -91,7 +91,7 @@ struct model_xlat {
 typedef void (*model_decode_t)(uint64_t pte, struct model_xlat *x);
 
 struct model_tlb_state {
-	unsigned long violations;	/* BBM violations since the reset */
+	unsigned long violations;	/* stores that broke BBM since the reset */
 	unsigned long live;		/* translations made live */
 	unsigned long dropped;		/* live translations invalidated */
 };

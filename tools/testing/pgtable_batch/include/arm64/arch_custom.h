@@ -160,8 +160,10 @@ static inline void flush_tlb_kernel_range(unsigned long start,
  */
 struct arch_tlbflush_unmap_batch {};
 
-static inline void arch_tlbbatch_add_pending(struct arch_tlbflush_unmap_batch *batch,
-		struct mm_struct *mm, unsigned long start, unsigned long end)
+static inline void
+arch_tlbbatch_add_pending(struct arch_tlbflush_unmap_batch *batch,
+			  struct mm_struct *mm, unsigned long start,
+			  unsigned long end)
 {
 	struct vm_area_struct vma = { .vm_mm = mm, .vm_flags = 0 };
 

@@ -81,8 +81,10 @@ struct arch_tlbflush_unmap_batch {
 	bool unmapped_pages;
 };
 
-static inline void arch_tlbbatch_add_pending(struct arch_tlbflush_unmap_batch *batch,
-		struct mm_struct *mm, unsigned long start, unsigned long end)
+static inline void
+arch_tlbbatch_add_pending(struct arch_tlbflush_unmap_batch *batch,
+			  struct mm_struct *mm, unsigned long start,
+			  unsigned long end)
 {
 	batch->unmapped_pages = true;
 }

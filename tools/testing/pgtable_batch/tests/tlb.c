@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The TLB model (model.h): first that it catches break-before-make
+ * violations written by hand, then the page table sequences of the
+ * series' callers replayed under it, each with the flush done at once
+ * (flush_tlb_range(): invalidation and completion) and deferred as
+ * reclaim does it (arch_tlbbatch_add_pending() now, arch_tlbbatch_flush()
+ * later).
+ */
+
+/* A valid entry mapping table index @idx, as pb_map() maps it. */
+static uint64_t tlb_pte(unsigned int idx, bool cont)
+{
+	return arch->mk_present(pb_pfn(idx), PB_WRITE | PB_YOUNG) |
+	       (cont ? arch->cont_bit : 0);
+}
+
+/* Print the first violation of a case that expects one, once per test. */
+static void tlb_show_expected(bool *shown, const char *what)
+{
+	if (*shown)
+		return;
+	*shown = true;
+	fprintf(stderr, "(expected) %s: %s%s%s\n", arch->name, what,
+		*what ? ": " : "", model_tlb_report);
+}
+
+/*
+ * The model sees what it must: every valid entry cached after a reset, a
+ * folded block as one contiguous translation of all its slots.
+ */
+static bool test_tlb_model_reset(void)
+{
+	unsigned int cont = arch->cont_ptes;
+	unsigned int i;
+
+	pb_clear_table();
+	pb_map(PB_BLOCK, 2 * PB_BLOCK, PB_FOLD_ALT, PB_PAT_CLEAN);
+	arch->tlb_reset();
+	for (i = 0; i < PB_BLOCK; i++) {
+		ASSERT_FALSE(model_tlb_live(i, false));
+		ASSERT_FALSE(model_tlb_live(i, true));
+	}
+	/* PB_FOLD_ALT folds the even blocks: the one at 2 * PB_BLOCK. */
+	for (i = PB_BLOCK; i < 3 * PB_BLOCK; i++) {
+		bool folded = cont > 1 && i >= 2 * PB_BLOCK;
+
+		ASSERT_EQ(model_tlb_live(i, true), folded);
+		ASSERT_EQ(model_tlb_live(i, false), !folded);
+	}
+	model_tlb_off();
+	return true;
+}
+
+/*
+ * Hand-written violations, each caught: the model cannot pass a sequence
+ * because it fails to see one.
+ */
+static bool test_tlb_model_catches(void)
+{
+	const unsigned int b = 2 * PB_BLOCK;
+	bool shown = false;
+	unsigned int i;
+
+	/* A new output address over a live translation, no flush at all. */
+	pb_clear_table();
+	pb_map(b, PB_BLOCK, PB_FOLD_NONE, PB_PAT_CLEAN);
+	arch->tlb_reset();
+	arch->raw_store(b + 3, tlb_pte(b + 40, false));
+	ASSERT_EQ(model_tlb.violations, 1UL);
+	tlb_show_expected(&shown, "");
+
+	/* Cleared, but the invalidation not completed: still live. */
+	pb_clear_table();
+	pb_map(b, PB_BLOCK, PB_FOLD_NONE, PB_PAT_CLEAN);
+	arch->tlb_reset();
+	arch->raw_store(b + 3, 0);
+	arch->tlbbatch_add_pending(b, PB_BLOCK);
+	arch->raw_store(b + 3, tlb_pte(b + 40, false));
+	ASSERT_EQ(model_tlb.violations, 1UL);
+	tlb_show_expected(&shown, "");
+
+	/* The same once the deferred flush has completed: allowed. */
+	arch->raw_store(b + 3, 0);
+	arch->tlbbatch_add_pending(b + 3, 1);
+	arch->tlbbatch_flush();
+	arch->raw_store(b + 3, tlb_pte(b + 41, false));
+	ASSERT_EQ(model_tlb.violations, 1UL);
+
+	/* Cleared and flushed at once: allowed. */
+	pb_clear_table();
+	pb_map(b, PB_BLOCK, PB_FOLD_NONE, PB_PAT_CLEAN);
+	arch->tlb_reset();
+	arch->raw_store(b + 3, 0);
+	arch->flush_tlb_range(b + 3, 1);
+	arch->raw_store(b + 3, tlb_pte(b + 40, false));
+	ASSERT_EQ(model_tlb.violations, 0UL);
+	/* But only that page was flushed. */
+	arch->raw_store(b + 4, tlb_pte(b + 41, false));
+	ASSERT_EQ(model_tlb.violations, 1UL);
+
+	if (arch->cont_ptes == 1) {
+		model_tlb_off();
+		return true;
+	}
+
+	/* Non-contiguous entries written into a folded block, no TLBI. */
+	pb_clear_table();
+	pb_map(b, PB_BLOCK, PB_FOLD_ALL, PB_PAT_CLEAN);
+	arch->tlb_reset();
+	arch->raw_store(b + 5, tlb_pte(b + 5, false));
+	ASSERT_EQ(model_tlb.violations, 1UL);
+	tlb_show_expected(&shown, "");
+
+	/* The same after clearing the block and a TLBI without its dsb. */
+	pb_clear_table();
+	pb_map(b, PB_BLOCK, PB_FOLD_ALL, PB_PAT_CLEAN);
+	arch->tlb_reset();
+	for (i = b; i < b + PB_BLOCK; i++)
+		arch->raw_store(i, 0);
+	arch->tlbbatch_add_pending(b, PB_BLOCK);
+	arch->raw_store(b + 5, tlb_pte(b + 5, false));
+	ASSERT_EQ(model_tlb.violations, 1UL);
+	/* A TLBI of one page of the block removes its contiguous entry. */
+	pb_clear_table();
+	pb_map(b, PB_BLOCK, PB_FOLD_ALL, PB_PAT_CLEAN);
+	arch->tlb_reset();
+	for (i = b; i < b + PB_BLOCK; i++)
+		arch->raw_store(i, 0);
+	arch->flush_tlb_range(b + 9, 1);
+	arch->raw_store(b + 5, tlb_pte(b + 5, false));
+	ASSERT_EQ(model_tlb.violations, 0UL);
+
+	/* A fold without break-before-make: contiguous over live entries. */
+	pb_clear_table();
+	pb_map(b, PB_BLOCK, PB_FOLD_NONE, PB_PAT_CLEAN);
+	arch->tlb_reset();
+	arch->raw_store(b, tlb_pte(b, true));
+	ASSERT_EQ(model_tlb.violations, 1UL);
+	tlb_show_expected(&shown, "");
+
+	model_tlb_off();
+	return true;
+}
+
+/* How try_to_unmap_one() ends for a batch (mm/rmap.c). */
+enum tlb_end {
+	TLB_END_SWAP,		/* every page unmapped: swap entries */
+	TLB_END_PARTIAL_OLD,	/* the first k unmapped, the rest restored */
+	TLB_END_PARTIAL_FIXED,	/* the same, flushed with completion first */
+	TLB_END_RESTORE_ALL,	/* nothing unmapped: every PTE restored */
+	TLB_NR_END,
+};
+
+static const char *const end_name[] = {
+	"swap entries", "partial restore without flush",
+	"partial restore after a completed flush", "restore of the batch",
+};
+
+static const char *const flush_name[] = { "immediate", "deferred" };
+
+/*
+ * Replay what try_to_unmap_one() does to the page table for a batch of
+ * @nr PTEs from @start of an anonymous folio: get_and_clear_ptes(), the
+ * flush (deferred: set_tlb_ubc_flush_pending()), then swap entries for the
+ * first @k pages (ttu_anon_swapbacked_folio()) and set_ptes() of the rest,
+ * and finally try_to_unmap_flush() of a deferred flush.
+ */
+static void tlb_replay_unmap(unsigned int start, unsigned int nr,
+			     bool deferred, enum tlb_end how, unsigned int k)
+{
+	uint64_t pteval, swp;
+
+	pteval = arch->get_and_clear_full_ptes(start, nr, 0);
+	if (deferred)
+		arch->tlbbatch_add_pending(start, nr);
+	else
+		arch->flush_tlb_range(start, nr);
+
+	if (k) {
+		swp = pb_leaf_at(PB_LEAF_SWAP, 1, 0x200, 0, 0);
+		arch->set_softleaf_ptes(start, swp, k);
+	}
+	if (k < nr) {
+		if (how == TLB_END_PARTIAL_FIXED)
+			arch->flush_tlb_range(start, nr);
+		if (k)
+			pteval = arch->pte_advance_pfn(pteval, k);
+		arch->set_ptes(start + k, pteval, nr - k);
+	}
+
+	if (deferred)
+		arch->tlbbatch_flush();
+}
+
+/*
+ * Whether the replay must break break-before-make, worked out from the
+ * architecture's rules rather than by the model.  A contpte block that
+ * the batch covers whole is cleared without an unfold: its translation,
+ * contiguous if the block was folded, stays live until the flush
+ * completes.  set_ptes() then writes a block it covers partly with
+ * non-contiguous entries, and one it covers whole as a folded block.
+ * Only with a deferred flush and a restore without a completed flush
+ * before it can the two meet.
+ */
+static bool tlb_expect_violation(unsigned int start, unsigned int nr,
+				 bool deferred, enum tlb_end how,
+				 unsigned int k, const bool *folded)
+{
+	unsigned int cont = arch->cont_ptes, r = start + k, blk;
+
+	if (cont == 1 || !deferred || how == TLB_END_SWAP ||
+	    how == TLB_END_PARTIAL_FIXED)
+		return false;
+	for (blk = start - start % cont; blk < start + nr; blk += cont) {
+		if (blk < start || blk + cont > start + nr)
+			continue;
+		if (folded[blk] && r > blk && r < blk + cont)
+			return true;
+		if (!folded[blk] && r <= blk)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * After the replay: swap entries for the first @k pages, the others mapped
+ * again to the same pages, and no inconsistent contpte block.
+ */
+static bool tlb_check_table(unsigned int start, unsigned int nr,
+			    unsigned int k)
+{
+	unsigned int i;
+
+	ASSERT_EQ(arch->check_table(), -1);
+	for (i = start; i < start + nr; i++) {
+		uint64_t pte = arch->ptep_get(i);
+
+		if (i < start + k) {
+			ASSERT_FALSE(arch->pte_present(pte));
+			ASSERT_EQ(pte, pb_leaf_at(PB_LEAF_SWAP, 1, 0x200, 0,
+						  i - start));
+		} else {
+			ASSERT_TRUE(arch->pte_valid(pte));
+			ASSERT_EQ(arch->pte_pfn(pte), pb_pfn(i));
+		}
+	}
+	return true;
+}
+
+/*
+ * Every batch of 1 to 2 * PB_BLOCK + 1 PTEs at every offset of a block,
+ * inside a larger folio or equal to the folio, folded or not, every k,
+ * both flushes: the replay is reported as a violation exactly when
+ * tlb_expect_violation() says so.  Returns false on the first mismatch;
+ * counts the cases and the violations expected.
+ */
+static bool tlb_run_unmap(enum tlb_end how, unsigned long *cases,
+			  unsigned long *expected)
+{
+	static const enum pb_fold folds[] = {
+		PB_FOLD_ALL, PB_FOLD_NONE, PB_FOLD_ALT,
+	};
+	const unsigned int dim[] = {
+		2, ARRAY_SIZE(folds), 2, PB_BLOCK, 2 * PB_BLOCK + 1,
+		2 * PB_BLOCK + 2,
+	};
+	unsigned int v[ARRAY_SIZE(dim)] = { 0 };
+	bool folded[PB_WINDOW], shown = false;
+
+	do {
+		bool deferred = v[0], exact = v[2], want;
+		enum pb_fold fold = folds[v[1]];
+		unsigned int start = 2 * PB_BLOCK + v[3];
+		unsigned int nr = v[4] + 1, k = v[5], i;
+
+		switch (how) {
+		case TLB_END_SWAP:
+			if (k != nr)
+				continue;
+			break;
+		case TLB_END_RESTORE_ALL:
+			if (k)
+				continue;
+			break;
+		default:
+			if (!k || k >= nr)
+				continue;
+			break;
+		}
+
+		pb_clear_table();
+		if (exact)
+			pb_map(start, nr, fold, PB_PAT_MIXED);
+		else
+			pb_map(PB_BLOCK, 5 * PB_BLOCK, fold, PB_PAT_MIXED);
+		for (i = 0; i < PB_WINDOW; i++)
+			folded[i] = arch->pte_valid(model_pt[i]) &&
+				    (model_pt[i] & arch->cont_bit);
+		want = tlb_expect_violation(start, nr, deferred, how, k,
+					    folded);
+
+		arch->tlb_reset();
+		tlb_replay_unmap(start, nr, deferred, how, k);
+		model_tlb_off();
+		(*cases)++;
+		*expected += want;
+
+		if (!!model_tlb.violations != want) {
+			fprintf(stderr,
+				"%s: %s, %s flush, batch of %u PTEs from %u, %u unmapped, folio %s, folded %s: %s\n",
+				arch->name, end_name[how], flush_name[deferred],
+				nr, start, k, exact ? "exact" : "inside",
+				fold_name[fold],
+				want ? "violation expected, none reported" :
+				model_tlb_report);
+			return false;
+		}
+		if (want) {
+			char what[160];
+
+			snprintf(what, sizeof(what),
+				 "%s, %s flush, batch of %u PTEs from %u, %u unmapped, folio %s, folded %s",
+				 end_name[how], flush_name[deferred], nr, start,
+				 k, exact ? "exact" : "inside",
+				 fold_name[fold]);
+			tlb_show_expected(&shown, what);
+		}
+		if (!tlb_check_table(start, nr, k))
+			return false;
+	} while (pb_next_case(v, dim, ARRAY_SIZE(dim)));
+
+	return true;
+}
+
+/* Every page unmapped: only invalid entries are written. */
+static bool test_tlb_unmap_to_swap(void)
+{
+	unsigned long cases = 0, expected = 0;
+
+	ASSERT_TRUE(tlb_run_unmap(TLB_END_SWAP, &cases, &expected));
+	ASSERT_EQ(expected, 0UL);
+	return true;
+}
+
+/*
+ * A partial restore with the flush deferred writes non-contiguous entries
+ * into a folded block whose contiguous translation may still be live:
+ * the model must report it (only arm64 with contpte has such blocks).
+ */
+static bool test_tlb_partial_restore_old(void)
+{
+	unsigned long cases = 0, expected = 0;
+
+	ASSERT_TRUE(tlb_run_unmap(TLB_END_PARTIAL_OLD, &cases, &expected));
+	if (arch->cont_ptes > 1)
+		ASSERT_NE(expected, 0UL);
+	printf("%s, %s: %lu cases, %lu reported as violations as expected\n",
+	       arch->name, end_name[TLB_END_PARTIAL_OLD], cases, expected);
+	return true;
+}
+
+/* flush_tlb_range() before the partial restore: never a violation. */
+static bool test_tlb_partial_restore_fixed(void)
+{
+	unsigned long cases = 0, expected = 0;
+
+	ASSERT_TRUE(tlb_run_unmap(TLB_END_PARTIAL_FIXED, &cases, &expected));
+	ASSERT_EQ(expected, 0UL);
+	return true;
+}
+
+/*
+ * Restoring the whole batch (nothing unmapped, and the lazyfree path)
+ * rewrites folded blocks as they were.  But set_ptes() folds every block
+ * the batch covers whole, so a block that was mapped unfolded is folded
+ * while its non-contiguous translations may still be live when the flush
+ * is deferred: that is reported too.
+ */
+static bool test_tlb_restore_all(void)
+{
+	unsigned long cases = 0, expected = 0;
+
+	ASSERT_TRUE(tlb_run_unmap(TLB_END_RESTORE_ALL, &cases, &expected));
+	printf("%s, %s: %lu cases, %lu reported as violations as expected\n",
+	       arch->name, end_name[TLB_END_RESTORE_ALL], cases, expected);
+	return true;
+}
+
+/*
+ * Unfold and refold with the kernel's single-PTE operations: clear one PTE
+ * of a folded block (contpte_convert() unfolds it), flush it at once or
+ * deferred, map it again with set_pte_at() (which refolds the block), and
+ * the same with wrprotect_ptes() on part of a folded block.
+ */
+static bool test_tlb_unfold_refold(void)
+{
+	unsigned int b = 2 * PB_BLOCK, off, deferred;
+
+	if (arch->cont_ptes == 1)
+		return true;
+
+	for (deferred = 0; deferred < 2; deferred++) {
+		for (off = 0; off < PB_BLOCK; off++) {
+			uint64_t pte;
+
+			pb_clear_table();
+			pb_map(b, 2 * PB_BLOCK, PB_FOLD_ALL, PB_PAT_DIRTY);
+			arch->tlb_reset();
+			model_reset_counts();
+			pte = arch->ref_get_and_clear_full_ptes(b + off, 1, 0);
+			if (deferred)
+				arch->tlbbatch_add_pending(b + off, 1);
+			else
+				arch->flush_tlb_range(b + off, 1);
+			arch->set_pte_at(b + off, pte);
+			if (deferred)
+				arch->tlbbatch_flush();
+			ASSERT_EQ(model_counts.unfolds, 1UL);
+			ASSERT_EQ(model_counts.folds, off == PB_BLOCK - 1 ?
+				  1UL : 0UL);
+			ASSERT_EQ(model_tlb.violations, 0UL);
+			ASSERT_EQ(arch->check_table(), -1);
+
+			/* Partly covered folded blocks are unfolded first. */
+			arch->wrprotect_ptes(b + off, PB_BLOCK);
+			ASSERT_EQ(model_tlb.violations, 0UL);
+			ASSERT_EQ(arch->check_table(), -1);
+		}
+	}
+	model_tlb_off();
+	return true;
+}
+
+static void run_tlb_tests(int *num_tests, int *num_fail)
+{
+	TEST(tlb_model_reset);
+	TEST(tlb_model_catches);
+	TEST(tlb_unmap_to_swap);
+	TEST(tlb_partial_restore_old);
+	TEST(tlb_partial_restore_fixed);
+	TEST(tlb_restore_all);
+	TEST(tlb_unfold_refold);
+}
