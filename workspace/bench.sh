@@ -66,8 +66,10 @@ if [ "$AA" = 1 ]; then
 	"$REPO/workspace/patched-worktree.sh" "$BUILD/base" "$wt" \
 		"$REPO/workspace/bench-aa-layout.patch"
 	for arch in $ARCHES; do
-		flock "$BUILD/cpu.lock" "$REPO/workspace/kbuild.sh" "$arch" "$VARIANT" "$wt" \
-			"$BUILD/o/$arch-aa-$VARIANT"
+		"$REPO/workspace/progress.py" run --key "kernel-$arch-aa-$VARIANT" \
+			--label "kernel $arch aa $VARIANT" --lock "$BUILD/cpu.lock" \
+			--objects "$BUILD/o/$arch-aa-$VARIANT" -- \
+			"$REPO/workspace/kbuild.sh" "$arch" "$VARIANT" "$wt" "$BUILD/o/$arch-aa-$VARIANT"
 	done
 else
 	make -s -C "$REPO" vanilla patched initramfs VARIANT="$VARIANT" ARCHES="$ARCHES"
@@ -75,7 +77,18 @@ fi
 
 rm -rf "$LOGS" && mkdir -p "$LOGS"
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
-nboots=$(( $(echo $ARCHES | wc -w) * BOOTS * 2 ))
+# Each boot runs under progress.py, which streams the plan's PB-PROGRESS
+# lines and estimates the time left for this boot and all that follow from
+# the times of the same boots in the last run (build/progress/times.json).
+keys=()
+for arch in $ARCHES; do
+	for b in $(seq 1 "$BOOTS"); do
+		for kind in vanilla $second; do
+			keys+=("guest-$arch-$kind-$VARIANT-$PLAN-b$BOOTS${ICOUNT:+-icount$ICOUNT}")
+		done
+	done
+done
+nboots=${#keys[@]}
 i=0
 declare -A took
 for arch in $ARCHES; do
@@ -83,21 +96,14 @@ for arch in $ARCHES; do
 		for kind in vanilla $second; do
 			i=$((i + 1))
 			key=$arch-$kind
-			est=
-			if [ -n "${took[$key]:-}" ]; then
-				# This boot and the remaining boots of this arch at the
-				# measured pace; other arches are estimated when they start.
-				this=1
-				[ "$kind" = vanilla ] && this=2
-				left=$(( ((BOOTS - b) * 2 + this) * took[$key] ))
-				est=", about $((left / 60)) min left for $arch"
-			fi
-			say "boot $i of $nboots: $arch $kind #$b ($PLAN$est)"
 			log=$LOGS/$arch-$kind-$b.log
 			kernel=$BUILD/o/$arch-$kind-$VARIANT/kernel.img
 			s=$(date +%s)
 			rc=0
-			"$REPO/workspace/qemu-run.sh" "$arch" "$kernel" "$BUILD/initramfs-$arch.cpio.gz" \
+			"$REPO/workspace/progress.py" run --key "${keys[i - 1]}" \
+				--label "boot $i/$nboots, $arch $kind #$b" \
+				--then "$(IFS=,; echo "${keys[*]:i}")" --follow "$log" -- \
+				"$REPO/workspace/qemu-run.sh" "$arch" "$kernel" "$BUILD/initramfs-$arch.cpio.gz" \
 				"$PLAN" "$log" "$TIMEOUT" "boots=$BOOTS${PBARGS:+,$PBARGS}" || rc=$?
 			took[$key]=$(($(date +%s) - s))
 			release=$(cat "$BUILD/o/$arch-$kind-$VARIANT/include/config/kernel.release")
@@ -126,4 +132,4 @@ if [ "$AA" = 1 ]; then
 else
 	python3 "$REPO/workspace/bench.py" --out "$OUT" "$LOGS"/*.log
 fi
-say "done: $OUT/report.md"
+say "done in $(elapsed) ($nboots boots): report, JSON and plot in $OUT"

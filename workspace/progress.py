@@ -48,8 +48,9 @@ DEFAULTS = (
     (r"^kernel-x86_64-", 400), (r"^kernel-arm64-", 385),
     (r"^guest-x86_64-.*-selftests", 270), (r"^guest-arm64-.*-selftests", 390),
     (r"^guest-.*-check$", 300),
-    (r"^guest-x86_64-.*-bench-quick$", 75), (r"^guest-arm64-.*-bench-quick$", 105),
-    (r"^guest-x86_64-.*-bench$", 120), (r"^guest-arm64-.*-bench$", 180),
+    (r"^guest-x86_64-.*-bench-quick(-b\d+)?$", 75),
+    (r"^guest-arm64-.*-bench-quick(-b\d+)?$", 105),
+    (r"^guest-x86_64-.*-bench(-b\d+)?$", 120), (r"^guest-arm64-.*-bench(-b\d+)?$", 180),
     (r"^guest-x86_64-.*-verify", 170), (r"^guest-arm64-.*-verify", 245),
     (r"^guest-bin-", 120), (r"^lint$", 300), (r"^tree$", 21),
     (r"^test-harness$", 180), (r"^test-cocci$", 60),
@@ -58,7 +59,7 @@ DEFAULTS = (
 DEFAULT_OBJECTS = 2000
 
 MILESTONE = re.compile(
-    r"PB-PROGRESS|^PB-BEGIN|^PB-END|^# check: \S+: rc=|^PB-SELFTEST \S+ pass=|"
+    r"PB-PROGRESS|^PB-BEGIN|^PB-END|^# check: |^PB-SELFTEST \S+ pass=|"
     r"^# SUMMARY|^(\[ *[0-9.]+\] )?\s*# \S+: pass:\d+ fail:\d+")
 
 
@@ -145,8 +146,8 @@ class Follower:
                 return []
             self.f, self.ino = open(self.path, "rb"), st.st_ino
         elif st.st_ino != self.ino:
-            return []	# the runner rewrote the finished log
-        if st.st_size < self.pos:
+            pass	# the runner rewrote the finished log: read the old one out
+        elif st.st_size < self.pos:
             self.pos, self.buf = 0, b""	# truncated: a new boot
         self.f.seek(self.pos)
         data = self.f.read(1 << 20)
@@ -263,7 +264,15 @@ def run(args):
     next_count = 0
     eof = False
     while not eof:
-        for _ in sel.select(timeout=1):
+        ready = sel.select(timeout=1)
+        # The guest's milestones first: they happened before the runner's
+        # verdict on them.
+        if follow:
+            for ln in follow.lines():
+                if MILESTONE.search(ln):
+                    step.milestone = ln.strip()
+                    step.out("  %s: %s" % (step.label, ln.strip()))
+        for _ in ready:
             data = os.read(proc.stdout.fileno(), 65536)
             if not data:
                 eof = True
@@ -275,11 +284,6 @@ def run(args):
                 saved.write(text + "\n")
                 step.out(text)
         el = time.time() - t0
-        if follow:
-            for ln in follow.lines():
-                if MILESTONE.search(ln):
-                    step.milestone = ln.strip()
-                    step.out("  %s: %s" % (step.label, ln.strip()))
         if args.objects and time.time() >= next_count:
             step.objs = count_objects(args.objects, t0 - 1)
             next_count = time.time() + 5

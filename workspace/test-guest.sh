@@ -21,6 +21,15 @@ SELFTEST_ARCHES=${SELFTEST_ARCHES:-x86_64 arm64}
 LOGS=$BUILD/logs
 mkdir -p "$LOGS"
 
+# One guest boot under workspace/progress.py: the plan's milestones as they
+# come, the time left from the last run's time of the same boot.
+run() {	# key label then-keys qemu-run.sh arguments...
+	local key=$1 label=$2 then=$3
+	shift 3
+	"$REPO/workspace/progress.py" run --key "$key" --label "$label" --then "$then" \
+		--follow "$5" -- "$REPO/workspace/qemu-run.sh" "$@"
+}
+
 # A selftest that passed or skipped a different number of cases than on
 # vanilla runs once more, alone, on a fresh boot.  A difference that
 # repeats fails; one that does not is reported with its skip reasons above
@@ -35,13 +44,26 @@ retry() {	# arch kernel initrd baseline differ-file
 	[ -n "$names" ] || return 1
 	log=$LOGS/$1-patched-$VARIANT-selftests-retry.log
 	echo "guest: $1: running $names once more on a fresh boot"
-	"$REPO/workspace/qemu-run.sh" "$1" "$2" "$3" selftests "$log" "$TIMEOUT" \
+	run "guest-$1-patched-$VARIANT-selftests-retry" "guest $1 selftests again" "" \
+		"$1" "$2" "$3" selftests "$log" "$TIMEOUT" \
 		"${PBARGS:+$PBARGS,}selftests=${names// /+}" || return 1
 	BASELINE=$4 ONLY="$names" "$REPO/workspace/selftests-compare.sh" "$1" "$log" || return 1
 	echo "guest: $1: $names matched vanilla on the second boot (first boot's differences above)"
 }
 
+runs() {	# the boots to come: "arch plan" lines
+	local arch plan
+	for arch in $ARCHES; do
+		for plan in $PLANS; do
+			[ "$plan" = selftests ] && ! echo " $SELFTEST_ARCHES " | grep -q " $arch " && continue
+			echo "$arch $plan"
+		done
+	done
+}
+total=$(runs | wc -l)
+
 rc=0
+i=0
 for arch in $ARCHES; do
 	kernel=$BUILD/o/$arch-patched-$VARIANT/kernel.img
 	initrd=$BUILD/initramfs-$arch.cpio.gz
@@ -52,7 +74,10 @@ for arch in $ARCHES; do
 		fi
 		[ -x "$REPO/workspace/guest/plans/$plan" ] || { echo "guest: no plan $plan"; rc=1; continue; }
 		log=$LOGS/$arch-patched-$VARIANT-$plan.log
-		"$REPO/workspace/qemu-run.sh" "$arch" "$kernel" "$initrd" "$plan" "$log" "$TIMEOUT" "${PBARGS:-}" || rc=1
+		i=$((i + 1))
+		then=$(runs | tail -n +$((i + 1)) | awk -v v="$VARIANT" '{ printf "%sguest-%s-patched-%s-%s", (NR > 1 ? "," : ""), $1, v, $2 }')
+		run "guest-$arch-patched-$VARIANT-$plan" "boot $i/$total, $arch $plan" "$then" \
+			"$arch" "$kernel" "$initrd" "$plan" "$log" "$TIMEOUT" "${PBARGS:-}" || rc=1
 		# qemu-run.sh runs the built-in KUnit suites on "check" boots only.
 		if [ "$plan" = check ] && [ "$VARIANT" = test ]; then
 			for s in $KUNIT_SUITES; do
@@ -73,7 +98,8 @@ for arch in $ARCHES; do
 			make -s -C "$REPO" vanilla ARCHES="$arch" VARIANT="$VARIANT" || rc=1
 			vlog=$LOGS/$arch-vanilla-$VARIANT-selftests.log
 			baseline=$BUILD/selftests.baseline
-			"$REPO/workspace/qemu-run.sh" "$arch" "$BUILD/o/$arch-vanilla-$VARIANT/kernel.img" \
+			run "guest-$arch-vanilla-$VARIANT-selftests" "guest $arch vanilla selftests" "" \
+				"$arch" "$BUILD/o/$arch-vanilla-$VARIANT/kernel.img" \
 				"$BUILD/initramfs-$arch.cpio.gz" selftests "$vlog" "$TIMEOUT" "${PBARGS:-}" || rc=1
 			BASELINE=$baseline "$REPO/workspace/selftests-compare.sh" "$arch" "$vlog" --record || rc=1
 		fi
