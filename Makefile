@@ -103,8 +103,9 @@ test-harness: tree ## userspace conformance harness of the batch helpers (ASan/U
 test-cocci: deps tree ## the Coccinelle scripts against their expected output
 	@$(STEP) --key test-cocci -- env TREE=$(TREE) tools/testing/coccinelle/run.sh
 
-test-bench-unit: ## unit tests of bench.py (workspace/benchlib/)
-	@$(STEP) --key test-bench-unit -- python3 $(W)/test_bench.py
+test-bench-unit: ## unit tests of bench.py (workspace/benchlib/), progress.py, summary.py
+	@$(STEP) --key test-bench-unit -- sh -c \
+		'python3 $(W)/test_bench.py && python3 $(W)/test_progress.py'
 
 # Boot the patched kernels and run the in-guest suites (KUnit runs at boot).
 test-guest: patched initramfs ## boot the patched kernels: KUnit, integrity, stress, mm selftests

@@ -156,6 +156,10 @@ class Follower:
         *done, self.buf = self.buf.split(b"\n")
         return [d.decode(errors="replace").replace("\r", "") for d in done]
 
+    def close(self):
+        if self.f:
+            self.f.close()
+
 
 class Step:
     def __init__(self, args):
@@ -299,7 +303,10 @@ def run(args):
         saved.write(buf.decode(errors="replace") + "\n")
         step.out(buf.decode(errors="replace"))
     rc = proc.wait()
+    proc.stdout.close()
     saved.close()
+    if follow:
+        follow.close()
     el = time.time() - t0
     if args.objects:
         step.objs = count_objects(args.objects, t0 - 1)

@@ -34,6 +34,8 @@ TOP_STEPS = ("deps", "base", "tree", "kernel-", "guest-bin-", "lint", "test-harn
 
 def mmss(secs):
     secs = int(round(secs))
+    if secs >= 3600:
+        return "%d:%02d:%02d" % (secs // 3600, secs // 60 % 60, secs % 60)
     return "%d:%02d" % (secs // 60, secs % 60)
 
 

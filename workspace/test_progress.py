@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of progress.py (estimates, object counts, following a console
+log, running a step) and summary.py (the summary of make check)."""
+
+import contextlib
+import io
+import json
+import os
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import progress  # noqa: E402
+import summary  # noqa: E402
+
+
+class Dirs(unittest.TestCase):
+    """Point both modules at a scratch build directory."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+        self.saved = (progress.DIR, progress.TIMES, summary.BUILD, summary.PROGRESS)
+        progress.DIR = summary.PROGRESS = os.path.join(self.d, "progress")
+        progress.TIMES = os.path.join(progress.DIR, "times.json")
+        summary.BUILD = self.d
+
+    def tearDown(self):
+        progress.DIR, progress.TIMES, summary.BUILD, summary.PROGRESS = self.saved
+        self.tmp.cleanup()
+
+
+def run_step(argv):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = progress.main(argv)
+    return rc, out.getvalue()
+
+
+class Progress(Dirs):
+    def test_estimates_from_the_readme_then_from_the_last_run(self):
+        self.assertEqual(progress.estimate("guest-arm64-patched-test-selftests", {}),
+                         (390, "README"))
+        self.assertEqual(progress.estimate("guest-x86_64-vanilla-test-bench-quick-b1", {}),
+                         (75, "README"))
+        self.assertEqual(progress.estimate("guest-arm64-patched-bench-bench-b4", {}),
+                         (180, "README"))
+        self.assertEqual(progress.estimate("no-such-step", {}), (None, None))
+        progress.record("lint", secs=42.0, end=1)
+        self.assertEqual(progress.estimate("lint"), (42.0, "last run"))
+
+    def test_count_objects_written_since(self):
+        os.makedirs(os.path.join(self.d, "o", "mm"))
+        old = os.path.join(self.d, "o", "old.o")
+        for p in (old, os.path.join(self.d, "o", "mm", "rmap.o"),
+                  os.path.join(self.d, "o", "mm", "rmap.c")):
+            open(p, "w").close()
+        os.utime(old, (1, 1))
+        self.assertEqual(progress.count_objects(os.path.join(self.d, "o"), 100), 1)
+
+    def test_follower_skips_the_previous_log_and_reads_the_rewritten_one(self):
+        log = os.path.join(self.d, "g.log")
+        with open(log, "w") as f:
+            f.write("PB-PROGRESS 9/9 of the last run\n")
+        os.utime(log, (1, 1))
+        fo = progress.Follower(log)
+        self.assertEqual(fo.lines(), [])
+        with open(log, "w") as f:	# truncated by the new boot
+            f.write("PB-BEGIN plan=check\r\nhalf a li")
+        self.assertEqual(fo.lines(), ["PB-BEGIN plan=check"])
+        with open(log, "a") as f:
+            f.write("ne\nPB-END rc=0\n")
+        # The runner rewrites the log when the guest is done.
+        os.rename(log, log + ".old")
+        with open(log, "w") as f:
+            f.write("something else\n")
+        self.assertEqual(fo.lines(), ["half a line", "PB-END rc=0"])
+        fo.close()
+
+    def test_kernel_build_eta_follows_the_object_pace(self):
+        args = progress.main.__globals__["argparse"].Namespace(
+            key="kernel-x86_64-vanilla-test", label=None, objects=self.d, then="",
+            lock=None, follow=None)
+        step = progress.Step(args)
+        self.assertEqual(step.est, 400)
+        self.assertEqual(step.objs_expected, progress.DEFAULT_OBJECTS)
+        step.objs = 500	# a quarter in 60 s: three quarters left
+        self.assertAlmostEqual(step.left(60), 180)
+        step.objs = 10	# too few to tell the pace: the time estimate
+        self.assertAlmostEqual(step.left(60), 340)
+
+    def test_a_step_is_recorded_only_when_it_passes(self):
+        rc, out = run_step(["run", "--key", "s", "--", "sh", "-c", "echo one; echo two"])
+        self.assertEqual(rc, 0)
+        self.assertEqual(out, "one\ntwo\n")	# quick: nothing of its own
+        with open(os.path.join(progress.DIR, "s.log")) as f:
+            self.assertEqual(f.read(), "one\ntwo\n")
+        self.assertIn("s", progress.load_times())
+        rc, out = run_step(["run", "--key", "t", "--label", "step t", "--", "sh", "-c",
+                            "echo bad; exit 3"])
+        self.assertEqual(rc, 3)
+        self.assertRegex(out, r"^bad\n\d\d:\d\d:\d\d step t: FAILED \(exit 3\) in 0:00\n$")
+        self.assertNotIn("t", progress.load_times())
+
+    def test_a_long_step_announces_itself_and_beats(self):
+        quiet, beat = progress.QUIET, progress.HEARTBEAT
+        progress.QUIET, progress.HEARTBEAT = 1, 1
+        try:
+            rc, out = run_step(["run", "--key", "guest-x86_64-patched-test-check",
+                                "--label", "boot 1/2", "--then",
+                                "guest-arm64-patched-test-check", "--", "sleep", "3.5"])
+        finally:
+            progress.QUIET, progress.HEARTBEAT = quiet, beat
+        self.assertEqual(rc, 0)
+        lines = out.splitlines()
+        self.assertRegex(lines[0], r"boot 1/2: started 0:01 ago, ~5 min \(README\)$")
+        self.assertRegex(lines[1], r"boot 1/2: 0:0\d, ~5 min left, ~10 min for all$")
+        self.assertRegex(lines[-1], r"boot 1/2: done in 0:0[34] \(estimate 5:00\)$")
+        self.assertAlmostEqual(progress.load_times()["guest-x86_64-patched-test-check"]["secs"],
+                               3.5, delta=1)
+
+
+CHECK_LOG = """\
+[    5.1]     # pgtable_batch: pass:23 fail:0 skip:1 total:24
+[    5.1] # Totals: pass:23 fail:0 skip:1 total:24
+PB-BEGIN plan=check kernel=7.3.4 arch=x86_64 cpus=2
+# SUMMARY prog=pb_integrity bytes_verified=1048576 swpouts=1 swapped_pages=16 mismatches=0
+# check: integrity: rc=0 95 s
+# SUMMARY prog=pb_integrity bytes_verified=1048576 swpouts=1 swapped_pages=16 mismatches=0
+# check: smallswap: rc=0 12 s
+# SUMMARY prog=pb_stress secs=20 bytes_verified=2097152 mismatches=2 forks=3
+# check: stress: rc=1 24 s
+# SUMMARY prog=faultinject injected=812 probability=10 bytes_verified=4194304 mismatches=0
+# check: faultinject: rc=0 80 s
+PB-END rc=1
+"""
+
+
+class Summary(Dirs):
+    def test_check_log(self):
+        c = summary.check_log(CHECK_LOG.splitlines())
+        self.assertEqual(c["kunit"], [("pgtable_batch", 23, 0, 1)])
+        self.assertEqual(c["progs"]["pb_integrity"]["bytes_verified"], 2 << 20)
+        self.assertEqual(c["progs"]["faultinject"]["injected"], 812)
+        self.assertEqual(c["steps"][2], ("stress", 1, 24))
+        self.assertEqual(c["end"], "1")
+
+    def test_the_summary_of_a_run(self):
+        os.makedirs(os.path.join(self.d, "logs"))
+        with open(os.path.join(self.d, "logs", "x86_64-patched-test-check.log"), "w") as f:
+            f.write(CHECK_LOG)
+        with open(os.path.join(self.d, "logs", "x86_64-patched-test-selftests.log"), "w") as f:
+            f.write("PB-SELFTEST cow pass=640 skip=0 fail=0 rc=0 secs=30\n"
+                    "PB-SELFTEST uffd-unit-tests pass=40 skip=26 fail=1 rc=1 secs=30\n")
+        os.makedirs(progress.DIR)
+        with open(os.path.join(progress.DIR, "test-guest.log"), "w") as f:
+            f.write("selftests: x86_64: 7 tests, same passes and skips as vanilla\n")
+        with open(os.path.join(progress.DIR, "lint.log"), "w") as f:
+            f.write("lint: checkpatch --strict: 21 commits, no errors or warnings\nnoise\n")
+        now = int(time.time())
+        with open(progress.TIMES, "w") as f:
+            json.dump({"lint": dict(secs=301, end=now), "tree": dict(secs=20, end=1),
+                       "guest-x86_64-patched-test-check": dict(secs=299, end=now)}, f)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            summary.main(["--arches", "x86_64 arm64", "--since", str(now - 3600)])
+        text = out.getvalue()
+        for want in ("KUnit pgtable_batch 23 passed, 0 failed, 1 skipped",
+                     "data integrity    8.0 MiB verified, 2 mismatches",
+                     "faults injected   812 swap dup failures",
+                     "check plan        FAILED (PB-END rc=1): integrity 1:35, "
+                     "smallswap 0:12, stress 0:24 rc=1, faultinject 1:20",
+                     "mm selftests      2 tests, 680 passed, 26 skipped, 1 failed",
+                     "vs vanilla:     7 tests, same passes and skips as vanilla",
+                     "guest boots       patched-test-check 4:59",
+                     "arm64:\n  check plan        no log",
+                     "lint:\n  checkpatch --strict: 21 commits, no errors or warnings\nsteps:",
+                     "total: 1:00:"):
+            self.assertIn(want, text)
+        self.assertNotIn("tree", text)	# a step of an earlier run
+        self.assertLessEqual(len(text.splitlines()), 24)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)
