@@ -213,7 +213,10 @@ class Step:
     def tick(self, el):
         if self.tty:
             line = self.status(el)
-            cols = os.get_terminal_size(sys.stdout.fileno()).columns
+            try:
+                cols = max(os.get_terminal_size(sys.stdout.fileno()).columns, 40)
+            except OSError:
+                cols = 80
             sys.stdout.write("\r\033[K" + line[:cols - 1])
             sys.stdout.flush()
             self.status_shown = True
@@ -261,6 +264,7 @@ def run(args):
     env = dict(os.environ, PB_PROGRESS=args.key)
     proc = subprocess.Popen(args.command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             env=env, pass_fds=fds)
+    args.proc = proc
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ)
     follow = Follower(args.follow) if args.follow else None
@@ -326,6 +330,23 @@ def run(args):
     return rc
 
 
+def run_interruptible(args):
+    """run(), but a ^C (which the command gets too) ends with no traceback."""
+    try:
+        return run(args)
+    except KeyboardInterrupt:
+        proc = getattr(args, "proc", None)
+        if proc and proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        sys.stdout.write("\r\033[K" if sys.stdout.isatty() else "")
+        print("%s %s: interrupted" % (time.strftime("%H:%M:%S"), args.label or args.key))
+        return 130
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Run a long step with progress and an ETA.")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -344,7 +365,7 @@ def main(argv=None):
         times = load_times()
         print(int(sum(estimate(k, times)[0] or 0 for k in args.keys)))
         return 0
-    return run(args)
+    return run_interruptible(args)
 
 
 if __name__ == "__main__":
