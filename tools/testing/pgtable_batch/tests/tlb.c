@@ -149,12 +149,14 @@ enum tlb_end {
 	TLB_END_PARTIAL_OLD,	/* the first k unmapped, the rest restored */
 	TLB_END_PARTIAL_FIXED,	/* the same, flushed with completion first */
 	TLB_END_RESTORE_ALL,	/* nothing unmapped: every PTE restored */
+	TLB_END_RESTORE_ALL_FIXED, /* the same, flushed with completion first */
 	TLB_NR_END,
 };
 
 static const char *const end_name[] = {
 	"swap entries", "partial restore without flush",
 	"partial restore after a completed flush", "restore of the batch",
+	"restore of the batch after a completed flush",
 };
 
 static const char *const flush_name[] = { "immediate", "deferred" };
@@ -182,7 +184,9 @@ static void tlb_replay_unmap(unsigned int start, unsigned int nr,
 		arch->set_softleaf_ptes(start, swp, k);
 	}
 	if (k < nr) {
-		if (how == TLB_END_PARTIAL_FIXED)
+		/* The fix flushes before any restore of more than one PTE. */
+		if (how == TLB_END_PARTIAL_FIXED ||
+		    (how == TLB_END_RESTORE_ALL_FIXED && nr > 1))
 			arch->flush_tlb_range(start, nr);
 		if (k)
 			pteval = arch->pte_advance_pfn(pteval, k);
@@ -210,7 +214,7 @@ static bool tlb_expect_violation(unsigned int start, unsigned int nr,
 	unsigned int cont = arch->cont_ptes, r = start + k, blk;
 
 	if (cont == 1 || !deferred || how == TLB_END_SWAP ||
-	    how == TLB_END_PARTIAL_FIXED)
+	    how == TLB_END_PARTIAL_FIXED || how == TLB_END_RESTORE_ALL_FIXED)
 		return false;
 	for (blk = start - start % cont; blk < start + nr; blk += cont) {
 		if (blk < start || blk + cont > start + nr)
@@ -280,6 +284,7 @@ static bool tlb_run_unmap(enum tlb_end how, unsigned long *cases,
 				continue;
 			break;
 		case TLB_END_RESTORE_ALL:
+		case TLB_END_RESTORE_ALL_FIXED:
 			if (k)
 				continue;
 			break;
@@ -387,6 +392,17 @@ static bool test_tlb_restore_all(void)
 	return true;
 }
 
+/* flush_tlb_range() before restoring the batch: never a violation. */
+static bool test_tlb_restore_all_fixed(void)
+{
+	unsigned long cases = 0, expected = 0;
+
+	ASSERT_TRUE(tlb_run_unmap(TLB_END_RESTORE_ALL_FIXED, &cases,
+				  &expected));
+	ASSERT_EQ(expected, 0UL);
+	return true;
+}
+
 /*
  * Unfold and refold with the kernel's single-PTE operations: clear one PTE
  * of a folded block (contpte_convert() unfolds it), flush it at once or
@@ -440,5 +456,6 @@ static void run_tlb_tests(int *num_tests, int *num_fail)
 	TEST(tlb_partial_restore_old);
 	TEST(tlb_partial_restore_fixed);
 	TEST(tlb_restore_all);
+	TEST(tlb_restore_all_fixed);
 	TEST(tlb_unfold_refold);
 }
