@@ -2,7 +2,8 @@
 /*
  * model.c
  *
- * Storage and counters of the model page table (see model.h).
+ * Storage and counters of the model page table, and the TLB model (see
+ * model.h).
  */
 
 #include <stdio.h>
