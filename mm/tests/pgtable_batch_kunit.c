@@ -549,6 +549,22 @@ static bool pb_softleaf_one(struct kunit *test, struct pb_ctx *c,
 			   pb_leaf(c, k, flags, i));
 
 	ok = pb_expect_same(test, c, pb_leaf_name[k], nr, off);
+	/*
+	 * Both regions could lose the same bits: set_pte_at() itself must
+	 * write each entry as built, bit for bit.
+	 */
+	for (i = off; ok && i < off + nr; i++) {
+		pte_t want = pb_leaf(c, k, flags, i);
+		pte_t got = ptep_get(pb_ptep(c, true, i));
+
+		if (pte_val(got) != pte_val(want)) {
+			KUNIT_FAIL(test,
+				   "%s nr=%u off=%u: PTE %u reads back as %#llx after set_pte_at(%#llx)",
+				   pb_leaf_name[k], nr, off, i,
+				   (u64)pte_val(got), (u64)pte_val(want));
+			ok = false;
+		}
+	}
 	if (!ok)
 		kunit_info(test, "swp bits %#x, %s", flags,
 			   neighbours ? "present neighbours" : "empty span");
@@ -578,6 +594,7 @@ static const enum pb_leaf_kind pb_leaf_kinds[] = {
 	PB_LEAF_MIGRATION_READ,
 	PB_LEAF_MIGRATION_READ_EXCLUSIVE,
 	PB_LEAF_MIGRATION_WRITE,
+	PB_LEAF_MIGRATION_YOUNG_DIRTY,
 	PB_LEAF_DEVICE_PRIVATE_READ,
 	PB_LEAF_DEVICE_EXCLUSIVE,
 	PB_LEAF_HWPOISON,
@@ -600,6 +617,21 @@ static void pb_set_softleaf_ptes(struct kunit *test)
 
 	if (!pb_leaf_supported(*k))
 		kunit_skip(test, "%s entries not configured", pb_leaf_name[*k]);
+	if (*k == PB_LEAF_MIGRATION_YOUNG_DIRTY) {
+		softleaf_t entry = softleaf_from_pte(pb_leaf(test->priv, *k,
+							     0, 0));
+
+		/*
+		 * The young and dirty bits sit above the PFN, at offset bits
+		 * SWP_PFN_BITS and SWP_PFN_BITS + 1, which depend on the
+		 * physical address size the kernel runs with.
+		 */
+		kunit_info(test, "SWP_PFN_BITS %d, first entry %#llx, young/dirty bits %s",
+			   (int)SWP_PFN_BITS,
+			   (u64)pte_val(softleaf_to_pte(entry)),
+			   swp_offset(entry) & SWP_MIG_YOUNG ? "set" :
+			   "do not fit: same as migration read");
+	}
 	pb_run_softleaf(test, *k, false);
 	pb_run_softleaf(test, *k, true);
 }
