@@ -56,8 +56,10 @@ def read(path):
 
 def check_log(lines):
     """KUnit suites and the check plan's SUMMARY figures of one console log."""
-    out = dict(kunit=[], progs={}, steps=[], end=None)
+    out = dict(kunit=[], progs={}, steps=[], end=None, fi_skip=None)
     for ln in lines:
+        if ln.startswith("ok - faultinject # SKIP "):
+            out["fi_skip"] = ln[len("ok - faultinject # SKIP "):]
         m = KUNIT_RE.match(ln)
         if m and m.group(1) != "Totals":
             out["kunit"].append((m.group(1),) + tuple(int(x) for x in m.group(2, 3, 4)))
@@ -99,7 +101,9 @@ def arch_lines(arch, variant, saved):
                    size(pr.get("pb_integrity", {}).get("bytes_verified", 0)),
                    size(pr.get("pb_stress", {}).get("bytes_verified", 0)),
                    size(pr.get("faultinject", {}).get("bytes_verified", 0))))
-    if "faultinject" in pr:
+    if c["fi_skip"]:
+        res.append("  faults injected   none, skipped: %s" % c["fi_skip"])
+    elif "faultinject" in pr:
         res.append("  faults injected   %d swap dup failures" % pr["faultinject"].get("injected", 0))
     else:
         res.append("  faults injected   none (fault injection did not run)")

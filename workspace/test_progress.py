@@ -140,6 +140,17 @@ PB-END rc=1
 
 
 class Summary(Dirs):
+    def test_a_skipped_fault_injection_says_why(self):
+        lines = ["# check: faultinject: /plans/faultinject",
+                 "ok - faultinject # SKIP no /sys/kernel/debug/fail_swap_dup",
+                 "# check: faultinject: rc=0 5 s"]
+        self.assertEqual(summary.check_log(lines)["fi_skip"], "no /sys/kernel/debug/fail_swap_dup")
+        os.makedirs(os.path.join(self.d, "logs"))
+        with open(os.path.join(self.d, "logs", "arm64-patched-test-check.log"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        text = "\n".join(summary.arch_lines("arm64", "test", []))
+        self.assertIn("faults injected   none, skipped: no /sys/kernel/debug/fail_swap_dup", text)
+
     def test_check_log(self):
         c = summary.check_log(CHECK_LOG.splitlines())
         self.assertEqual(c["kunit"], [("pgtable_batch", 23, 0, 1)])
