@@ -35,7 +35,7 @@ export HELP_VARS
 .PHONY: all deps base tree series refresh kernels vanilla patched \
 	guest-bin initramfs test-harness test-cocci test-bench-unit \
 	test-guest lint bench check bisect-check clean help selftests-baseline \
-	verify-unmap
+	verify-unmap test-lpa2
 
 all: help
 
@@ -116,6 +116,12 @@ lint: kernels ## checkpatch, kernel-doc, htmldocs, sparse and W=1 against vanill
 
 bisect-check: tree ## build every commit of the series on both arches
 	@$(W)/bisect-check.sh $(TREE) "$(ARCHES)"
+
+# arm64 with LPA2 (52-bit PA, 4K pages): the patched test kernel with
+# configs/arm64-lpa2.config, KUnit at boot (not in check: one more kernel).
+test-lpa2: tree ## arm64 LPA2 guest (52-bit PA, 4K pages): the KUnit suite
+	@$(MAKE) -s initramfs ARCHES=arm64
+	@$(W)/test-lpa2.sh $(TREE) $(TIMEOUT)
 
 # try_to_unmap_one()'s batched swap PTEs against the per-PTE result, on an
 # instrumented kernel (workspace/mm-verify/).

@@ -27,6 +27,9 @@ test) FRAGS="$CFG/common.config $CFG/$ARCH.config $CFG/debug.config"
 bench) FRAGS="$CFG/common.config $CFG/$ARCH.config $CFG/bench.config" ;;
 *) echo "kbuild: unknown variant $VARIANT" >&2; exit 1 ;;
 esac
+# PB_CONFIGS="name.config ...": fragments of workspace/configs/ merged
+# after the variant's (e.g. arm64-lpa2.config for make test-lpa2).
+for f in ${PB_CONFIGS:-}; do FRAGS="$FRAGS $CFG/$f"; done
 
 export CCACHE_DIR=${CCACHE_DIR:-$REPO/build/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
