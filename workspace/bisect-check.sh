@@ -10,6 +10,14 @@
 # only files the kernel build does not read (Documentation/,
 # scripts/coccinelle/, tools/) builds exactly as its parent did and is
 # reported as such instead of being rebuilt.
+#
+# Then, on the last commit, the pgtable_batch KUnit suite is built as a
+# module on every arch, as KUNIT_ALL_TESTS=m builds it: a small kernel
+# (the bench variant plus workspace/configs/kunit-module.config) with
+# CONFIG_MODULES=y and CONFIG_PGTABLE_BATCH_KUNIT_TEST=m, so that modpost
+# fails on any symbol the suite uses that is not exported to it.  It is
+# a cold kernel build per arch the first time (one O= directory per arch,
+# build/o/<arch>-kunit-module); BISECT_MODULE=0 skips it.
 set -uo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,6 +61,35 @@ for c in "${commits[@]}"; do
 		echo "bisect-check: [$n/${#commits[@]}] $arch ok ($(($(date +%s) - start))s): $subj"
 	done
 done
+
+module_check() {	# arch: build the suite as a module at the tree's HEAD
+	local o=$BUILD/o/$1-kunit-module log=$BUILD/o/kunit-module-$1.log start
+	start=$(date +%s)
+	if ! PB_CONFIGS=kunit-module.config flock "$BUILD/cpu.lock" "$REPO/workspace/kbuild.sh" \
+		"$1" bench "$WT" "$o" vmlinux modules >"$log" 2>&1; then
+		{ grep -E 'ERROR|error:' "$log" || tail -20 "$log"; } | head -20
+		echo "bisect-check: the KUnit suite does not build as a module on $1 ($log)"
+		return 1
+	fi
+	if ! grep -q '^CONFIG_PGTABLE_BATCH_KUNIT_TEST=m' "$o/.config" ||
+		[ ! -f "$o/mm/tests/pgtable_batch_kunit.ko" ]; then
+		echo "bisect-check: no mm/tests/pgtable_batch_kunit.ko built on $1 ($o/.config)"
+		return 1
+	fi
+	if grep -q 'warning:' "$log"; then
+		grep 'warning:' "$log" | head
+		echo "bisect-check: the KUnit module builds with warnings on $1"
+		return 1
+	fi
+	echo "bisect-check: $1 KUnit suite as a module ok, modpost passed ($(($(date +%s) - start))s)"
+}
+if [ "${BISECT_MODULE:-1}" != 0 ]; then
+	git -C "$WT" checkout -q --detach "$(git -C "$TREE" rev-parse HEAD)"
+	for arch in $ARCHES; do
+		module_check "$arch" || exit 1
+	done
+fi
+
 if [ "$FROM" -gt 1 ] || [ "$TO" -lt "${#commits[@]}" ]; then
 	echo "bisect-check: commits $FROM to $TO of ${#commits[@]} build on $ARCHES"
 else
