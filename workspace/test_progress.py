@@ -87,7 +87,7 @@ class Progress(Dirs):
         step = progress.Step(args)
         self.assertEqual(step.est, 400)
         self.assertEqual(step.objs_expected, progress.DEFAULT_OBJECTS)
-        step.objs = 500	# a quarter in 60 s: three quarters left
+        step.objs = progress.DEFAULT_OBJECTS // 4	# a quarter in 60 s: three quarters left
         self.assertAlmostEqual(step.left(60), 180)
         step.objs = 10	# too few to tell the pace: the time estimate
         self.assertAlmostEqual(step.left(60), 340)
