@@ -54,7 +54,11 @@
  *   PTEs; for example some of them may be write-protected.
  * - The helpers that return a PTE (get_and_clear_full_ptes() and
  *   get_and_clear_ptes()) return the first PTE with the dirty and accessed
- *   bits of all @nr PTEs merged in.  test_and_clear_young_ptes() and
+ *   bits of all @nr PTEs merged in, and nothing else: the soft-dirty bit is
+ *   the first PTE's, although pte_mkdirty() would set it on x86.  A caller
+ *   that writes the result back to all @nr PTEs (try_to_unmap_one() when it
+ *   restores a batch) thus gives each the soft-dirty bit it had if the batch
+ *   had one soft-dirty state.  test_and_clear_young_ptes() and
  *   clear_flush_young_ptes() return whether any of the PTEs was young.
  * - Apart from clear_flush_young_ptes(), the helpers leave the TLB
  *   invalidation of the entries they change to the caller.  (An arm64
