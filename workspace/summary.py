@@ -113,8 +113,10 @@ def arch_lines(arch, variant, saved):
                                            "FAILED (PB-END rc=%s)" % c["end"],
                                            ": " + steps if steps else ""))
     st = read(os.path.join(logs, "%s-patched-%s-selftests.log" % (arch, variant)))
-    verdict = [ln.split(": ", 2)[-1] for ln in saved if ln.startswith("selftests: %s" % arch)
-               or ln.startswith("guest: %s: " % arch) and "second boot" in ln]
+    # selftests-compare's lines and test-guest's verdict on a rerun.
+    verdict = [re.sub(r"^(selftests|guest): %s:? " % arch, "", ln) for ln in saved
+               if ln.startswith(("selftests: %s:" % arch, "selftests: %s " % arch)) or
+               ln.startswith("guest: %s: " % arch) and "second boot" in ln]
     if st is None:
         res.append("  mm selftests      not run")
     else:

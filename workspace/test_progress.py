@@ -168,7 +168,9 @@ class Summary(Dirs):
                     "PB-SELFTEST uffd-unit-tests pass=40 skip=26 fail=1 rc=1 secs=30\n")
         os.makedirs(progress.DIR)
         with open(os.path.join(progress.DIR, "test-guest.log"), "w") as f:
-            f.write("selftests: x86_64: 7 tests, same passes and skips as vanilla\n")
+            f.write("selftests: x86_64 cow: pass=639 skip=1 fail=0, vanilla pass=640 skip=0 "
+                    "fail=0\nselftests: arm64: 7 tests, same passes and skips as vanilla\n"
+                    "guest: x86_64: cow matched vanilla on the second boot\n")
         with open(os.path.join(progress.DIR, "lint.log"), "w") as f:
             f.write("lint: checkpatch --strict: 21 commits, no errors or warnings\nnoise\n")
         now = int(time.time())
@@ -185,7 +187,8 @@ class Summary(Dirs):
                      "check plan        FAILED (PB-END rc=1): integrity 1:35, "
                      "smallswap 0:12, stress 0:24 rc=1, faultinject 1:20",
                      "mm selftests      2 tests, 680 passed, 26 skipped, 1 failed",
-                     "vs vanilla:     7 tests, same passes and skips as vanilla",
+                     "vs vanilla:     cow: pass=639 skip=1 fail=0, vanilla pass=640",
+                     "vs vanilla:     cow matched vanilla on the second boot\n  guest boots",
                      "guest boots       patched-test-check 4:59",
                      "arm64:\n  check plan        no log",
                      "lint:\n  checkpatch --strict: 21 commits, no errors or warnings\nsteps:",
