@@ -53,7 +53,9 @@ DEFAULTS = (
     (r"^guest-x86_64-.*-bench(-b\d+)?$", 120), (r"^guest-arm64-.*-bench(-b\d+)?$", 180),
     (r"^guest-x86_64-.*-verify", 170), (r"^guest-arm64-.*-verify", 245),
     (r"^guest-bin-", 120), (r"^lint$", 300), (r"^tree$", 21),
-    (r"^test-harness$", 180), (r"^test-cocci$", 60),
+    (r"^test-harness$", 180), (r"^test-cocci$", 60), (r"^test-bench-unit$", 10),
+    # make check's guest boots (2 x 5 min, 4.5 and 6.5 min) and quick bench.
+    (r"^test-guest$", 1260), (r"^bench-quick$", 360),
 )
 # Objects of a full guest kernel build (tinyconfig plus the fragments;
 # the x86_64 vanilla test kernel has 887, host programs included).
