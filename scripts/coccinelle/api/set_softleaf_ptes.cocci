@@ -10,19 +10,32 @@
 /// P + i in PTE i of a loop of a constant, non-zero number of PTEs.
 ///
 //# A loop is converted only when the result is provably the same:
+//# - the target PTEs are none, as set_softleaf_ptes() requires (the arm64
+//#   override does not unfold a contpte block the way set_pte_at() does):
+//#   the body checks VM_WARN_ON(!pte_none(ptep_get(...))) on the PTE
+//#   right before writing it, or clear_full_ptes(), clear_ptes(),
+//#   clear_nonpresent_ptes(), get_and_clear_full_ptes() or
+//#   get_and_clear_ptes() cleared the same range right before the loop.
+//#   Other loops that would fit are reported, not converted;
 //# - its body does nothing but build the value and write it: the value is
 //#   built with make_pte_marker() of a loop-invariant marker, or with a
 //#   make_*_entry() of page_to_pfn(P + i) followed only by the swp-bit
 //#   helpers (make_migration_entry_young/dirty(), swp_entry_to_pte(),
 //#   pte_swp_mksoft_dirty/mkuffd/mkexclusive()) under conditions that do
 //#   not depend on the loop;
+//# - what is hoisted out of the loop (the mm, the marker, P, the
+//#   conditions) reads only parameters and automatic locals of the
+//#   function that the loop does not change, or PTE_MARKER_* constants:
+//#   no call, no side effect, no macro, and no read through a pointer in
+//#   a condition, so nothing can depend on the table being written;
 //# - every path through the body builds the value afresh;
-//# - neither the iterators nor the values built in the body are used after
-//#   the loop.
+//# - the iterators and the values built in the body are parameters or
+//#   automatic locals whose address is never taken, and none of them is
+//#   used after the loop.
 //# A loop writing the same swap entry into every PTE is not converted:
-//# set_softleaf_ptes() would advance its offset.  A VM_WARN_ON() of
-//# pte_none() on the PTE just before it is written goes away with the
-//# loop: set_softleaf_ptes() makes the same check on every PTE.
+//# set_softleaf_ptes() would advance its offset.  The VM_WARN_ON() of
+//# pte_none() goes away with the loop: set_softleaf_ptes() makes the same
+//# check on every PTE.
 //
 // Confidence: High
 // Copyright: (C) 2026 pgtable_batch
@@ -59,37 +72,98 @@ modifiers = frozenset([
 ])
 # Numbers of PTEs that are never zero.
 counts = frozenset(["HPAGE_PMD_NR", "PTRS_PER_PTE", "CONT_PTES"])
+# Markers: enum constants.
+marker_names = frozenset(["PTE_MARKER_UFFD_WP", "PTE_MARKER_POISONED",
+			  "PTE_MARKER_GUARD"])
 
-bad = set()
-assigned = {}
+bad = set()		# loops that must stay
+assigned = {}		# loop -> names it changes
+proven = set()		# loops whose target PTEs are proven none
+cleared = set()		# (loop, pointer) cleared right before the loop
+names = {}		# (file, function) -> {name: type} of params and locals
+hidden = set()		# (file, function, name): static or address taken
 
 def key(p):
 	return (p[0].file, int(p[0].line), int(p[0].column))
 
+def fkey(p):
+	return (p[0].file, p[0].current_element)
+
 def reject(p):
 	bad.add(key(p))
+
+def declare(p, x, t):
+	names.setdefault(fkey(p), {})[x] = t
+
+def hide(p, x):
+	hidden.add(fkey(p) + (x,))
+
+def local(p, x):
+	# A parameter or an automatic local of the function of the loop, whose
+	# address is never taken: nothing outside the function sees it, and
+	# it is not a macro.
+	return x in names.get(fkey(p), {}) and fkey(p) + (x,) not in hidden
+
+def scalar(p, x):
+	t = names.get(fkey(p), {}).get(x, "*")
+	return "*" not in t and "[" not in t and not t.startswith(("struct",
+								    "union"))
 
 def count_ok(n):
 	n = n.strip()
 	return n in counts or re.fullmatch(r"[1-9][0-9]*U?L?", n) is not None
 
+tokre = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9][A-Za-z0-9_]*|->|\+\+|--|"
+		   r"&&|\|\||<<=|>>=|<<|>>|[-+*/%&|^=!<>]=|\S")
+
+def tokens(e):
+	return tokre.findall(e)
+
 def idents(e):
-	return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", e))
+	return set(t for t in tokens(e) if ident.match(t))
 
 def watched(x):
-	return any(x in names for names in assigned.values())
+	return any(x in n for n in assigned.values())
 
 ident = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
+number = re.compile(r"[0-9][A-Za-z0-9_]*$")
 keywords = frozenset(["if", "else", "for", "while", "do", "switch", "return",
 		      "break", "continue", "goto", "sizeof", "case", "default"])
 
 class Reject(Exception):
 	pass
 
-def expect(toks, pos, want):
-	if pos >= len(toks) or toks[pos] != want:
-		raise Reject()
-	return pos + 1
+# Operators that neither write nor read memory through a pointer.
+pure_ops = frozenset(["(", ")", "!", "~", "&&", "||", "==", "!=", "<", ">",
+		      "<=", ">=", "|", "^", "+", "-", "<<", ">>", "/", "%"])
+
+def invariant(p, toks, bound, consts=frozenset(), fields=False,
+	      scalars=False):
+	# True when the expression reads only parameters and locals of the
+	# function that the loop does not change (and, with consts, those
+	# constants), with no call, no side effect and no memory read
+	# except, with fields, a field through such a name (e.g. vma->vm_mm).
+	for j, t in enumerate(toks):
+		if ident.match(t):
+			if t in keywords:
+				return False
+			if j + 1 < len(toks) and toks[j + 1] == "(":
+				return False
+			if fields and j > 0 and toks[j - 1] in ("->", "."):
+				continue
+			if t in consts:
+				continue
+			if t in bound or not local(p, t):
+				return False
+			if scalars and not scalar(p, t):
+				return False
+		elif number.match(t):
+			continue
+		elif fields and t in ("->", "."):
+			continue
+		elif t not in pure_ops:
+			return False
+	return True
 
 def group(toks, pos):
 	# toks[pos] is "(": return the index after the matching ")".
@@ -103,20 +177,14 @@ def group(toks, pos):
 				return j + 1
 	raise Reject()
 
-def pure_cond(toks, bound):
-	# Loop-invariant test: no calls, no assignment, no loop names.
-	for j, t in enumerate(toks):
-		if ident.match(t):
-			if t in keywords or t in bound:
-				raise Reject()
-			if j + 1 < len(toks) and toks[j + 1] == "(":
-				raise Reject()
-		elif t in ("=", "++", "--", "+=", "-=", "|=", "&=", "^=",
-			   "<<=", ">>=", "*=", "/=", "%="):
-			raise Reject()
+def expect(toks, pos, want):
+	if pos >= len(toks) or toks[pos] != want:
+		raise Reject()
+	return pos + 1
 
 class Body:
-	def __init__(self, toks, i, addr, fixed):
+	def __init__(self, p, toks, i, addr, fixed):
+		self.p = p
 		self.toks = toks
 		self.i = i
 		self.addr = addr
@@ -125,13 +193,14 @@ class Body:
 		self.values = set(toks[j] for j in range(len(toks) - 1)
 				  if ident.match(toks[j]) and toks[j + 1] == "=")
 		self.bound = self.values | {i, addr}
-		self.write = None
+		self.checked = False
 
 	def assign(self, pos, defined):
 		# x = maker ( page_to_pfn ( P + i ) ) ;  or  x = modifier ( y ) ;
 		t = self.toks
 		x = t[pos]
-		if not ident.match(x) or x in keywords or x in self.fixed:
+		if (not ident.match(x) or x in keywords or x in self.fixed or
+		    not local(self.p, x)):
 			raise Reject()
 		pos = expect(t, pos + 1, "=")
 		f = t[pos]
@@ -139,7 +208,8 @@ class Body:
 			seq = t[pos + 1:pos + 10]
 			if (len(seq) != 9 or seq[:3] != ["(", "page_to_pfn", "("] or
 			    not ident.match(seq[3]) or seq[3] in self.bound or
-			    seq[3] in keywords or seq[4:] != ["+", self.i, ")", ")", ";"]):
+			    not local(self.p, seq[3]) or
+			    seq[4:] != ["+", self.i, ")", ")", ";"]):
 				raise Reject()
 			return pos + 10, x
 		if f in modifiers:
@@ -156,18 +226,14 @@ class Body:
 		t = self.toks
 		if t[pos] == "if":
 			end = group(t, pos + 1)
-			pure_cond(t[pos + 2:end - 1], self.bound)
+			if not invariant(self.p, t[pos + 2:end - 1], self.bound |
+					 self.fixed, scalars=True):
+				raise Reject()
 			pos, then = self.stmt(end, defined)
 			if pos < len(t) and t[pos] == "else":
 				pos, other = self.stmt(pos + 1, defined)
 				return pos, then & other
 			return pos, set(defined)
-		if t[pos] == "VM_WARN_ON":
-			want = ["VM_WARN_ON", "(", "!", "pte_none", "(", "ptep_get",
-				"(", self.ptep, "+", self.i, ")", ")", ")", ";"]
-			if t[pos:pos + len(want)] != want:
-				raise Reject()
-			return pos + len(want), set(defined)
 		pos, x = self.assign(pos, defined)
 		return pos, defined | {x}
 
@@ -188,13 +254,20 @@ class Body:
 		if rest[:2] != [self.addr, ","] or rest[3:6] != ["+", self.i, ","]:
 			raise Reject()
 		self.ptep = rest[2]
-		if not ident.match(self.ptep) or self.ptep in self.bound:
+		if (not ident.match(self.ptep) or self.ptep in self.bound or
+		    not local(self.p, self.ptep)):
 			raise Reject()
 		value = rest[6:-2]
-		for x in mm:
-			if x in self.bound or x == self.ptep:
-				raise Reject()
-		self.fixed = self.fixed | {self.ptep} | set(mm)
+		if not invariant(self.p, mm, self.bound | {self.ptep},
+				 fields=True):
+			raise Reject()
+		self.fixed = self.fixed | {self.ptep} | idents(" ".join(mm))
+		# The check that the target is none, right before the write.
+		warn = ["VM_WARN_ON", "(", "!", "pte_none", "(", "ptep_get",
+			"(", self.ptep, "+", self.i, ")", ")", ")", ";"]
+		if start >= len(warn) and t[start - len(warn):start] == warn:
+			start -= len(warn)
+			self.checked = True
 		# The statements before it.
 		pos, defined = 0, set()
 		while pos < start:
@@ -204,36 +277,98 @@ class Body:
 		if len(value) == 1 and value[0] in defined:
 			return
 		if value[:2] == ["make_pte_marker", "("] and value[-1] == ")":
-			pure_cond(value[2:-1], self.bound | {self.ptep})
-			return
+			if invariant(self.p, value[2:-1], self.bound | {self.ptep},
+				     consts=marker_names):
+				return
 		raise Reject()
 
-def check_body(S, i, addr, fixed):
-	toks = S.split()
+def check_body(p, S, i, addr, fixed):
+	toks = tokens(S)
 	if toks[:1] == ["{"] and toks[-1:] == ["}"]:
 		toks = toks[1:-1]
-	body = Body(toks, i, addr, fixed)
+	body = Body(p, toks, i, addr, fixed)
 	try:
 		body.check()
 	except (Reject, IndexError, ValueError):
 		return None
+	if body.checked:
+		proven.add(key(p))
 	return body.values
 
 def good(p):
-	return key(p) in assigned and key(p) not in bad
+	return key(p) in assigned and key(p) not in bad and key(p) in proven
+
+def unproven(p):
+	return key(p) in assigned and key(p) not in bad and key(p) not in proven
+
+//----------------------------------------------------------
+//  Parameters and locals of each function
+//----------------------------------------------------------
+
+@param@
+identifier fn, x;
+type T;
+position p;
+@@
+
+fn@p(..., T x, ...) { ... }
+
+@script:python@
+p << param.p;
+x << param.x;
+T << param.T;
+@@
+
+names.setdefault((p[0].file, p[0].current_element), {})[x] = T
+
+@decl@
+identifier x;
+type T;
+position p;
+@@
+
+\(T x@p; \| T x@p = ...;\)
+
+@script:python@
+p << decl.p;
+x << decl.x;
+T << decl.T;
+@@
+
+declare(p, x, T)
+
+@hid@
+identifier x;
+type T;
+position p;
+@@
+
+\(static T x@p; \| static T x@p = ...; \| &x@p\)
+
+@script:python@
+p << hid.p;
+x << hid.x;
+@@
+
+hide(p, x)
 
 //----------------------------------------------------------
 //  Loops writing a constant marker
 //----------------------------------------------------------
 
-@mark@
+@mloop@
 identifier ptep, addr, nr;
 expression mm, M;
 position p;
 @@
 
 for@p (;;) {
+(
+	VM_WARN_ON(!pte_none(ptep_get(ptep)));
 	set_pte_at(mm, addr, ptep, make_pte_marker(M));
+|
+	set_pte_at(mm, addr, ptep, make_pte_marker(M));
+)
 	if (\(--nr == 0\|!--nr\))
 		break;
 (
@@ -246,18 +381,68 @@ for@p (;;) {
 }
 
 @script:python@
-p << mark.p;
-ptep << mark.ptep;
-addr << mark.addr;
-nr << mark.nr;
-mm << mark.mm;
-M << mark.M;
+p << mloop.p;
+ptep << mloop.ptep;
+addr << mloop.addr;
+nr << mloop.nr;
+mm << mloop.mm;
+M << mloop.M;
 @@
 
-# The marker and the mm must not depend on the loop.
-if idents(mm + " " + M) & {ptep, addr, nr}:
+# The iterators belong to the function, the marker and the mm neither
+# depend on the loop nor have side effects.
+it = {ptep, addr, nr}
+if (not all(local(p, x) for x in it) or
+    not invariant(p, tokens(mm), it, fields=True) or
+    not invariant(p, tokens(M), it, consts=marker_names)):
 	reject(p)
-assigned[key(p)] = {ptep, addr, nr}
+assigned[key(p)] = it
+
+@mark_checked@
+identifier mloop.ptep;
+position mloop.p, q;
+@@
+
+for@p (;;) {
+	VM_WARN_ON@q(!pte_none(ptep_get(ptep)));
+	...
+}
+
+@script:python@
+p << mloop.p;
+q << mark_checked.q;
+@@
+
+proven.add(key(p))
+
+// Or the PTEs were cleared right before, over the same range.
+
+@mark_cleared@
+identifier mloop.ptep, mloop.addr, mloop.nr;
+expression mm, E, F;
+position mloop.p, q;
+statement S;
+@@
+
+(
+clear_full_ptes@q(mm, addr, ptep, nr, F);
+|
+clear_ptes@q(mm, addr, ptep, nr);
+|
+clear_nonpresent_ptes@q(mm, addr, ptep, nr);
+|
+E = get_and_clear_full_ptes@q(mm, addr, ptep, nr, F);
+|
+E = get_and_clear_ptes@q(mm, addr, ptep, nr);
+)
+for@p (;;) S
+
+@script:python@
+p << mloop.p;
+q << mark_cleared.q;
+@@
+
+proven.add(key(p))
 
 //----------------------------------------------------------
 //  Loops over i = 0 .. N - 1 writing PTE ptep + i
@@ -282,14 +467,62 @@ S << idx.S;
 @@
 
 # nr == 0 would write nothing here but is not allowed for the helper.
-if not count_ok(N):
+if (not count_ok(N) or not local(p, i) or not local(p, addr) or
+    not invariant(p, tokens(A), {i, addr})):
 	reject(p)
 else:
-	names = check_body(S, i, addr, idents(A))
-	if names is None:
+	changed = check_body(p, S, i, addr, idents(A))
+	if changed is None:
 		reject(p)
 	else:
-		assigned[key(p)] = {i, addr} | names
+		assigned[key(p)] = {i, addr} | changed
+
+@idx_cleared@
+identifier ptep;
+expression idx.A, idx.N, mm, E, F;
+position idx.p;
+statement S;
+@@
+
+(
+clear_full_ptes(mm, A, ptep, N, F);
+|
+clear_ptes(mm, A, ptep, N);
+|
+clear_nonpresent_ptes(mm, A, ptep, N);
+|
+E = get_and_clear_full_ptes(mm, A, ptep, N, F);
+|
+E = get_and_clear_ptes(mm, A, ptep, N);
+)
+for@p (...;...;...) S
+
+@script:python@
+p << idx.p;
+ptep << idx_cleared.ptep;
+@@
+
+# The same table as the loop writes: checked with the pointer of the write.
+cleared.add((key(p), ptep))
+
+@idx_target@
+identifier idx.i, idx.addr, ptep;
+expression mm, V;
+position idx.p;
+@@
+
+for@p (...;...;...) {
+	...
+	set_pte_at(mm, addr, ptep + i, V);
+}
+
+@script:python@
+p << idx.p;
+ptep << idx_target.ptep;
+@@
+
+if (key(p), ptep) in cleared:
+	proven.add(key(p))
 
 //----------------------------------------------------------
 //  Nothing the loop changes is used after it
@@ -335,7 +568,12 @@ position p : script:python() { good(p) };
 @@
 
 - for@p (;;) {
+(
+-	VM_WARN_ON(!pte_none(ptep_get(ptep)));
 -	set_pte_at(mm, addr, ptep, make_pte_marker(M));
+|
+-	set_pte_at(mm, addr, ptep, make_pte_marker(M));
+)
 -	if (\(--nr == 0\|!--nr\))
 -		break;
 -	...
@@ -349,7 +587,12 @@ position p : script:python() { good(p) };
 @@
 
 - for@p (i = 0, addr = A; i < N; \(i++\|++i\|i += 1\), addr += PAGE_SIZE) {
+(
+-	VM_WARN_ON(!pte_none(ptep_get(ptep + i)));
 -	set_pte_at(mm, addr, ptep + i, make_pte_marker(E));
+|
+-	set_pte_at(mm, addr, ptep + i, make_pte_marker(E));
+)
 - }
 + set_softleaf_ptes(mm, A, ptep, make_pte_marker(E), N);
 
@@ -426,7 +669,7 @@ statement S;
 //----------------------------------------------------------
 
 @r depends on (org || report) && !context && !patch@
-position p : script:python() { good(p) };
+position p : script:python() { good(p) or unproven(p) };
 statement S;
 @@
 
@@ -436,10 +679,16 @@ for@p (...;...;...) S
 p << r.p;
 @@
 
-coccilib.report.print_report(p[0], "WARNING: use set_softleaf_ptes() instead of this per-PTE loop")
+if good(p):
+	coccilib.report.print_report(p[0], "WARNING: use set_softleaf_ptes() instead of this per-PTE loop")
+else:
+	coccilib.report.print_report(p[0], "set_softleaf_ptes() fits this loop only if its PTEs are none: not proven here")
 
 @script:python depends on org@
 p << r.p;
 @@
 
-coccilib.org.print_todo(p[0], "WARNING: use set_softleaf_ptes() instead of this per-PTE loop")
+if good(p):
+	coccilib.org.print_todo(p[0], "WARNING: use set_softleaf_ptes() instead of this per-PTE loop")
+else:
+	coccilib.org.print_todo(p[0], "set_softleaf_ptes() fits this loop only if its PTEs are none: not proven here")
