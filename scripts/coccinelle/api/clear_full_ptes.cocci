@@ -9,10 +9,13 @@
 //#		   if (--nr == 0) break; ptep++; addr += PAGE_SIZE; }
 //# (or with ptep_get_and_clear()), where nr and ptep are the count
 //# returned by folio_pte_batch() or folio_pte_batch_flags() and the PTE
-//# pointer passed to it, unchanged in between.  That is what proves the
-//# helper's contract: present PTEs of consecutive pages of one folio, in
-//# one page table, nr >= 1.  A loop whose iterators are used after it, or
-//# that keeps the old values, is left alone.
+//# pointer passed to it, unchanged in between on every path (no
+//# assignment, compound assignment, increment, decrement or address
+//# taken).  That is what proves the helper's contract: present PTEs of
+//# consecutive pages of one folio, in one page table, nr >= 1.  A loop
+//# whose count, pointer or address is used on any path after it, that
+//# an outer loop can run again without a new count, or that keeps the old
+//# values, is left alone.
 //
 // Confidence: High
 // Copyright: (C) 2026 pgtable_batch
@@ -42,7 +45,7 @@ def not_batch(e):
 @r exists@
 identifier nr, ptep, addr;
 expression mm, full, E, E1, E2;
-position p, ps;
+position p, ps, pn;
 @@
 
 (
@@ -61,14 +64,11 @@ for@p (;;) {
 |
 	ptep_get_and_clear(mm, addr, ptep);
 )
-	if (\(--nr == 0\|!--nr\))
+	if (\(--nr@pn == 0\|!--nr@pn\))
 		break;
 	\(ptep@ps++\|++ptep@ps\|ptep@ps += 1\);
 	\(addr += PAGE_SIZE\|addr = addr + PAGE_SIZE\);
 }
-... when != nr
-    when != ptep
-    when != addr
 
 @script:python@
 p << r.p;
@@ -104,22 +104,74 @@ bad.add(key(p))
 identifier r.nr, r.ptep;
 position r.p, pm;
 expression E : script:python() { not_batch(E) };
+expression E2;
 statement S;
 @@
 
-\(nr@pm = E\|ptep@pm = E\|ptep@pm += E\|ptep@pm++\|++ptep@pm\)
+(
+nr@pm = E
+|
+ptep@pm = E
+|
+\(nr@pm += E2\|nr@pm -= E2\|nr@pm *= E2\|nr@pm /= E2\|nr@pm <<= E2\|
+  nr@pm >>= E2\|nr@pm &= E2\|nr@pm |= E2\|nr@pm ^= E2\|nr@pm %= E2\)
+|
+\(nr@pm++\|nr@pm--\|++nr@pm\|--nr@pm\|&nr@pm\)
+|
+\(ptep@pm += E2\|ptep@pm -= E2\|ptep@pm++\|ptep@pm--\|++ptep@pm\|
+  --ptep@pm\|&ptep@pm\)
+)
 ... when != \(folio_pte_batch\|folio_pte_batch_flags\)(...)
 for@p (;;) S
 
 @script:python@
 p << r.p;
 ps << r.ps;
+pn << r.pn;
 pm << bad_change.pm;
 @@
 
-# The loop's own step does not count.
-if key(pm) != key(ps):
+# The loop's own steps do not count.
+if key(pm) != key(ps) and key(pm) != key(pn):
 	bad.add(key(p))
+
+// Nor may the loop run again, from an outer loop, without a new count.
+
+@bad_again exists@
+position r.p, q;
+statement S;
+@@
+
+for@p (;;) S
+... when != \(folio_pte_batch\|folio_pte_batch_flags\)(...)
+for@p@q (;;) S
+
+@script:python@
+p << r.p;
+q << bad_again.q;
+@@
+
+bad.add(key(p))
+
+// The helper leaves the count, the pointer and the address as they were:
+// no path after the loop may use them.
+
+@bad_use exists@
+identifier r.nr, r.ptep, r.addr;
+position r.p, pu;
+statement S;
+@@
+
+for@p (;;) S
+...
+\(nr@pu\|ptep@pu\|addr@pu\)
+
+@script:python@
+p << r.p;
+pu << bad_use.pu;
+@@
+
+bad.add(key(p))
 
 @depends on patch && !context && !org && !report@
 identifier nr, ptep, addr;
