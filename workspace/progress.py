@@ -34,6 +34,7 @@ import re
 import selectors
 import subprocess
 import sys
+import threading
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -228,6 +229,8 @@ class Step:
 
 
 def lock(path, label):
+    """flock(2) PATH as flock(1) does: a blocking wait in the kernel's queue,
+    with a line now and then from a thread while it lasts."""
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
     os.set_inheritable(fd, True)
     try:
@@ -235,20 +238,22 @@ def lock(path, label):
         return fd
     except BlockingIOError:
         pass
-    t0 = next_note = time.time()
+    t0 = time.time()
     print("%s %s: waiting for %s (another build holds it)" % (
         time.strftime("%H:%M:%S"), label, path), flush=True)
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return fd
-        except BlockingIOError:
-            time.sleep(1)
-            if time.time() - next_note >= HEARTBEAT:
-                next_note = time.time()
-                print("%s %s: still waiting for %s, %s" % (
-                    time.strftime("%H:%M:%S"), label, path,
-                    mmss(time.time() - t0)), flush=True)
+    got = threading.Event()
+
+    def note():
+        while not got.wait(HEARTBEAT):
+            print("%s %s: still waiting for %s, %s" % (
+                time.strftime("%H:%M:%S"), label, path, mmss(time.time() - t0)), flush=True)
+
+    threading.Thread(target=note, daemon=True).start()
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    finally:
+        got.set()
+    return fd
 
 
 def run(args):

@@ -7,6 +7,7 @@ import contextlib
 import io
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -91,6 +92,24 @@ class Progress(Dirs):
         self.assertAlmostEqual(step.left(60), 180)
         step.objs = 10	# too few to tell the pace: the time estimate
         self.assertAlmostEqual(step.left(60), 340)
+
+    def test_lock_waits_in_line_and_is_held_by_the_command(self):
+        lk = os.path.join(self.d, "cpu.lock")
+        holder = subprocess.Popen(["flock", lk, "sleep", "2.5"])
+        time.sleep(0.5)
+        beat = progress.HEARTBEAT
+        progress.HEARTBEAT = 1
+        try:
+            rc, out = run_step(["run", "--key", "k", "--label", "kernel", "--lock", lk, "--",
+                                "sh", "-c", "flock -n %s true && echo free || echo held" % lk])
+        finally:
+            progress.HEARTBEAT = beat
+            holder.wait()
+        self.assertEqual(rc, 0)
+        lines = out.splitlines()
+        self.assertRegex(lines[0], r"kernel: waiting for .*cpu.lock \(another build holds it\)$")
+        self.assertRegex(lines[1], r"kernel: still waiting for .*cpu.lock, 0:01$")
+        self.assertEqual(lines[-1], "held")
 
     def test_a_step_is_recorded_only_when_it_passes(self):
         rc, out = run_step(["run", "--key", "s", "--", "sh", "-c", "echo one; echo two"])
