@@ -53,7 +53,10 @@ inputs_hash() {
 				done
 				;;
 			patch) cat "$REPO/patches/$a" ;;
-			cocci) set -- $rest; cat "$REPO/patches/$a" "$REPO/$1"; echo "$rest" ;;
+			cocci)
+				set -- $rest; cat "$REPO/patches/$a" "$REPO/$1"; echo "$rest"
+				for f in $rest; do case $f in +*) cat "$REPO/patches/${f#+}" ;; esac; done
+				;;
 			esac
 		done
 	} | sha1sum | cut -d' ' -f1
@@ -64,6 +67,14 @@ msg_body() { tail -n +3 "$REPO/patches/$1"; }
 
 cocci_options() {	# the script's "// Options:" line, as coccicheck reads it
 	sed -n 's|^//[[:space:]]*Options:||p' "$1" | head -1
+}
+
+cocci_split() {	# path... [+fixup...] -> paths[], fixups[]
+	paths=(); fixups=()
+	local f
+	for f in "$@"; do
+		case $f in +*) fixups+=("${f#+}") ;; *) paths+=("$f") ;; esac
+	done
 }
 
 run_cocci() {	# script path...  (in the tree)
@@ -120,7 +131,9 @@ if [ "$refresh" = 1 ]; then
 			set -- $rest
 			git -c advice.detachedHead=false checkout -q "$c^"
 			shift
-			run_cocci "${rest%% *}" "$@" || true
+			cocci_split "$@"
+			run_cocci "${rest%% *}" "${paths[@]}" || true
+			for d in "${fixups[@]}"; do git apply "$REPO/patches/$d" || true; done
 			if ! git diff --quiet "$c"; then
 				echo "step $((i + 1)) (cocci ${rest%% *}) was edited by hand; change the script instead"
 			fi
@@ -183,9 +196,14 @@ while read -r kind a rest; do
 	cocci)
 		set -- $rest
 		script=$1; shift
-		[ $# -gt 0 ] || die "step $n (cocci $script) names no paths"
-		run_cocci "$script" "$@" || die "step $n (cocci $script): spatch failed"
+		cocci_split "$@"
+		[ ${#paths[@]} -gt 0 ] || die "step $n (cocci $script) names no paths"
+		run_cocci "$script" "${paths[@]}" || die "step $n (cocci $script): spatch failed"
 		[ -n "$(git status --porcelain)" ] || die "step $n (cocci $script) changed nothing"
+		for d in "${fixups[@]}"; do
+			git apply "$REPO/patches/$d" ||
+				die "step $n (cocci $script): patches/$d does not apply to the script's output"
+		done
 		{
 			msg_subject "$a"
 			echo
