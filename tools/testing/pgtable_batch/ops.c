@@ -246,7 +246,7 @@ static uint64_t ref_get_and_clear_full_ptes(unsigned int idx,
 		tmp_pte = ptep_get_and_clear_full(&user_mm, addr_of(idx),
 						  ptep_of(idx), full);
 		if (pte_dirty(tmp_pte))
-			pte = pte_mkdirty(pte);
+			pte = pte_merge_dirty(pte);
 		if (pte_young(tmp_pte))
 			pte = pte_mkyoung(pte);
 	}
