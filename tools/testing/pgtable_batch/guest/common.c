@@ -313,6 +313,18 @@ long pb_smaps_swap_kb(const void *addr)
 	return val;
 }
 
+int pb_clear_soft_dirty(void)
+{
+	int fd = open("/proc/self/clear_refs", O_WRONLY);
+	int ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, "4", 1) == 1 ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
 int pb_pagemap_open(void)
 {
 	return open("/proc/self/pagemap", O_RDONLY);

@@ -69,6 +69,9 @@ void pb_lru_drain_all(void);
 /* Swap "Swap:" of the smaps entry that contains @addr, in kB; -1 if none. */
 long pb_smaps_swap_kb(const void *addr);
 
+/* Clear the soft-dirty bits of this process (clear_refs 4); 0 or -1. */
+int pb_clear_soft_dirty(void);
+
 int pb_pagemap_open(void);
 /* Read @n pagemap entries from @addr; returns 0 or -1. */
 int pb_pagemap(int fd, const void *addr, size_t n, uint64_t *out);

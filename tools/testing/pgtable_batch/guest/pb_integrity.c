@@ -512,18 +512,6 @@ static enum result test_uffd_shmem(struct ctx *c)
 
 /* --- soft-dirty ------------------------------------------------------------ */
 
-static int clear_soft_dirty(void)
-{
-	int fd = open("/proc/self/clear_refs", O_WRONLY);
-	int ret;
-
-	if (fd < 0)
-		return -1;
-	ret = write(fd, "4", 1) == 1 ? 0 : -1;
-	close(fd);
-	return ret;
-}
-
 static bool sd_expected(struct ctx *c, size_t i)
 {
 	return i % 3 == 0 || i % c->ppf == 1;
@@ -539,7 +527,7 @@ static bool soft_dirty_works(struct ctx *c)
 	if (p == MAP_FAILED)
 		return false;
 	p[0] = 1;
-	ok = !clear_soft_dirty();
+	ok = !pb_clear_soft_dirty();
 	ok = ok && !pb_pagemap(c->pm, p, 1, &pm) && !(pm & PM_SOFT_DIRTY);
 	p[0] = 2;
 	ok = ok && !pb_pagemap(c->pm, p, 1, &pm) && (pm & PM_SOFT_DIRTY);
@@ -561,7 +549,7 @@ static enum result test_soft_dirty(struct ctx *c)
 	gen = gens(c);
 	stats_get(c, &st);
 	fill(p, c->npages, 0, gen, 1);
-	if (clear_soft_dirty())
+	if (pb_clear_soft_dirty())
 		ksft_exit_fail_msg("clear_refs: %s\n", strerror(errno));
 	for (i = 0; i < c->npages; i++) {
 		if (sd_expected(c, i)) {

@@ -46,18 +46,6 @@
 static int pm_fd, kpf_fd;
 static size_t nfolios = 16;
 
-static int clear_soft_dirty(void)
-{
-	int fd = open("/proc/self/clear_refs", O_WRONLY);
-	int ret;
-
-	if (fd < 0)
-		return -1;
-	ret = write(fd, "4", 1) == 1 ? 0 : -1;
-	close(fd);
-	return ret;
-}
-
 static bool soft_dirty_works(void)
 {
 	char *p = mmap(NULL, pb_pagesize, PROT_READ | PROT_WRITE,
@@ -68,7 +56,7 @@ static bool soft_dirty_works(void)
 	if (p == MAP_FAILED)
 		return false;
 	p[0] = 1;
-	ok = !clear_soft_dirty();
+	ok = !pb_clear_soft_dirty();
 	ok = ok && !pb_pagemap(pm_fd, p, 1, &pm) && !(pm & PM_SOFT_DIRTY);
 	p[0] = 2;
 	ok = ok && !pb_pagemap(pm_fd, p, 1, &pm) && (pm & PM_SOFT_DIRTY);
@@ -81,7 +69,7 @@ static uint64_t kpageflags(uint64_t pfn)
 	uint64_t f = 0;
 
 	if (pread(kpf_fd, &f, sizeof(f), pfn * sizeof(f)) != sizeof(f))
-		ksft_exit_fail_msg("kpageflags: %s\n", strerror(errno));
+		ksft_exit_fail_msg("read /proc/kpageflags: %s\n", strerror(errno));
 	return f;
 }
 
@@ -167,7 +155,7 @@ static void test_mprotect(int kb)
 	if (!pm)
 		ksft_exit_fail_msg("out of memory\n");
 	fill(p, npages, 1);
-	if (clear_soft_dirty())
+	if (pb_clear_soft_dirty())
 		ksft_exit_fail_msg("clear_refs: %s\n", strerror(errno));
 	if (mprotect(p, len, PROT_READ))
 		ksft_exit_fail_msg("mprotect: %s\n", strerror(errno));
@@ -201,7 +189,7 @@ static void test_lazyfree(int kb)
 	/* Redirty page 1 of every unit: reclaim must keep that folio. */
 	for (f = 0; f < nfolios; f++)
 		pb_fill_page(p + (f * upp + 1) * pb_pagesize, f * upp + 1, 2);
-	if (clear_soft_dirty())
+	if (pb_clear_soft_dirty())
 		ksft_exit_fail_msg("clear_refs: %s\n", strerror(errno));
 	pb_lru_drain_all();
 
