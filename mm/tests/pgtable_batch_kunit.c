@@ -159,7 +159,7 @@ static void pb_fill_present(struct pb_ctx *c, enum pb_setup s)
 static void pb_merge_young_dirty(pte_t *merged, pte_t pte)
 {
 	if (pte_dirty(pte))
-		*merged = pte_mkdirty(*merged);
+		*merged = pte_merge_dirty(*merged);
 	if (pte_young(pte))
 		*merged = pte_mkyoung(*merged);
 }
