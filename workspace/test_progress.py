@@ -44,7 +44,7 @@ def run_step(argv):
 class Progress(Dirs):
     def test_estimates_from_the_readme_then_from_the_last_run(self):
         self.assertEqual(progress.estimate("guest-arm64-patched-test-selftests", {}),
-                         (390, "README"))
+                         (165, "README"))
         self.assertEqual(progress.estimate("guest-x86_64-vanilla-test-bench-quick-b1", {}),
                          (75, "README"))
         self.assertEqual(progress.estimate("guest-arm64-patched-bench-bench-b4", {}),
@@ -86,12 +86,12 @@ class Progress(Dirs):
             key="kernel-x86_64-vanilla-test", label=None, objects=self.d, then="",
             lock=None, follow=None)
         step = progress.Step(args)
-        self.assertEqual(step.est, 400)
+        self.assertEqual(step.est, 475)
         self.assertEqual(step.objs_expected, progress.DEFAULT_OBJECTS)
         step.objs = progress.DEFAULT_OBJECTS // 4	# a quarter in 60 s: three quarters left
         self.assertAlmostEqual(step.left(60), 180)
         step.objs = 10	# too few to tell the pace: the time estimate
-        self.assertAlmostEqual(step.left(60), 340)
+        self.assertAlmostEqual(step.left(60), 415)
 
     def test_lock_waits_in_line_and_is_held_by_the_command(self):
         lk = os.path.join(self.d, "cpu.lock")
@@ -135,9 +135,9 @@ class Progress(Dirs):
             progress.QUIET, progress.HEARTBEAT = quiet, beat
         self.assertEqual(rc, 0)
         lines = out.splitlines()
-        self.assertRegex(lines[0], r"boot 1/2: started 0:01 ago, ~5 min \(README\)$")
-        self.assertRegex(lines[1], r"boot 1/2: 0:0\d, ~5 min left, ~10 min for all$")
-        self.assertRegex(lines[-1], r"boot 1/2: done in 0:0[34] \(estimate 5:00\)$")
+        self.assertRegex(lines[0], r"boot 1/2: started 0:01 ago, ~3 min \(README\)$")
+        self.assertRegex(lines[1], r"boot 1/2: 0:0\d, ~3 min left, ~6 min for all$")
+        self.assertRegex(lines[-1], r"boot 1/2: done in 0:0[34] \(estimate 3:15\)$")
         self.assertAlmostEqual(progress.load_times()["guest-x86_64-patched-test-check"]["secs"],
                                3.5, delta=1)
 
