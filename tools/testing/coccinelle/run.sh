@@ -38,6 +38,23 @@ if [ $# -eq 0 ]; then
 	set -- $(cd "$here" && ls -d */ | tr -d /)
 fi
 
+# verdict CASE RC TOOL EXPECTED OUT NOTE: count and print one case's result.
+verdict() {
+	local case=$1 rc=$2 tool=$3 expected=$4 out=$5 note=$6
+	if [ "$rc" -ne 0 ]; then
+		echo "FAIL $case: $tool exited with $rc"
+		sed 's/^/    /' "$tmp/log"
+		failed=$((failed + 1))
+	elif diff -u "$expected" "$out" > "$tmp/diff"; then
+		echo "ok   $case$note"
+		passed=$((passed + 1))
+	else
+		echo "FAIL $case: output differs from $(basename "$expected")"
+		sed 's/^/    /' "$tmp/diff"
+		failed=$((failed + 1))
+	fi
+}
+
 for name in "$@"; do
 	cocci=$(find "$top/scripts/coccinelle" -name "$name.cocci" | head -1)
 	if [ -z "$cocci" ]; then
@@ -77,18 +94,7 @@ for name in "$@"; do
 				LC_ALL=C sort -t: -k1,1 -k2,2n > "$out"
 			rc=${PIPESTATUS[0]}
 		fi
-		if [ $rc -ne 0 ]; then
-			echo "FAIL $case: spatch exited with $rc"
-			sed 's/^/    /' "$tmp/log"
-			failed=$((failed + 1))
-		elif diff -u "$expected" "$out" > "$tmp/diff"; then
-			echo "ok   $case"
-			passed=$((passed + 1))
-		else
-			echo "FAIL $case: output differs from $(basename "$expected")"
-			sed 's/^/    /' "$tmp/diff"
-			failed=$((failed + 1))
-		fi
+		verdict "$case" $rc spatch "$expected" "$out" ""
 	done
 done
 
@@ -106,18 +112,8 @@ coccicheck() {	# name mode dir
 	# Reports start with the file's path, org entries with "* TODO".
 	grep -e "^$TREE/" -e '^\* TODO' "$tmp/cc" |
 		sed "s|$TREE/||g" | LC_ALL=C sort -t: -k1,1 -k2,2n > "$tmp/out"
-	if [ $rc -ne 0 ]; then
-		echo "FAIL $case: make coccicheck exited with $rc"
-		sed 's/^/    /' "$tmp/log"
-		failed=$((failed + 1))
-	elif diff -u "$expected" "$tmp/out" > "$tmp/diff"; then
-		echo "ok   $case (make coccicheck M=$dir, $(nproc) CPUs)"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $case: output differs from $(basename "$expected")"
-		sed 's/^/    /' "$tmp/diff"
-		failed=$((failed + 1))
-	fi
+	verdict "$case" $rc "make coccicheck" "$expected" "$tmp/out" \
+		" (make coccicheck M=$dir, $(nproc) CPUs)"
 }
 
 if [ -n "${TREE:-}" ]; then
