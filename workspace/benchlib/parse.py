@@ -44,17 +44,10 @@ def parse_log_text(text):
         if "PB-SAMPLE" in line:
             bad.append((lineno, line))
             continue
-        m = INFO_RE.search(line)
+        m = INFO_RE.search(line) or TLB_RE.search(line)
         if m:
             try:
-                infos.append(json.loads(m.group(1)))
-            except ValueError:
-                bad.append((lineno, line))
-            continue
-        m = TLB_RE.search(line)
-        if m:
-            try:
-                tlb.append(json.loads(m.group(1)))
+                (infos if m.re is INFO_RE else tlb).append(json.loads(m.group(1)))
             except ValueError:
                 bad.append((lineno, line))
             continue
