@@ -10,6 +10,7 @@ VARIANT ?= test
 TREE ?= $(B)/tree
 TIMEOUT ?= 900
 QUICK ?=
+FUNC ?= try_to_unmap_one
 W := workspace
 # A long step: its output, elapsed time and an estimate of the time left
 # (workspace/progress.py; build/progress/ keeps the times of the last run).
@@ -27,6 +28,7 @@ variables (default):
   BOOTS=N                   bench: boots per kernel (4, QUICK=1: 2)
   AA=1                      bench: vanilla against vanilla (the method's noise)
   ICOUNT=N                  bench: QEMU -icount shift=N (instruction counts)
+  FUNC=try_to_unmap_one     profile: the kernel function whose calls are counted
   BISECT_FROM=N BISECT_TO=M bisect-check: a range of the series' commits
   JOBS=N                    parallel jobs of a kernel build (nproc)
 endef
@@ -35,7 +37,7 @@ export HELP_VARS
 .PHONY: all deps base tree series refresh kernels vanilla patched \
 	guest-bin initramfs test-harness test-cocci test-bench-unit \
 	test-guest lint bench check bisect-check clean help selftests-baseline \
-	verify-unmap test-lpa2
+	verify-unmap test-lpa2 profile
 
 all: help
 
@@ -127,6 +129,14 @@ test-lpa2: tree ## arm64 LPA2 guest (52-bit PA, 4K pages): the KUnit suite
 # instrumented kernel (workspace/mm-verify/).
 verify-unmap: initramfs ## batched swap PTEs against the per-PTE result (instrumented kernel)
 	@$(W)/verify-unmap.sh $(TREE) "$(ARCHES)"
+
+# Where an ICOUNT ratio comes from: single-step calls of the kernel function
+# FUNC under gdb, vanilla and patched (bench kernels unless VARIANT= is
+# given), and count instructions per function.  PBARGS picks the workload
+# (bench=lazyfree,size=64 by default; workspace/guest/plans/profile).
+profile: deps ## instructions per function of FUNC's calls, vanilla vs patched (gdb)
+	@v=$${VARIANT:-bench}; $(MAKE) -s kernels initramfs VARIANT=$$v && \
+		$(W)/icount-profile.sh "$(ARCHES)" $$v "$(FUNC)" "$(PBARGS)"
 
 # The main job: vanilla and patched side by side, both arches.
 bench: deps ## vanilla against patched, the seed benchmarks (QUICK=1: a smoke run)

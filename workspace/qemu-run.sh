@@ -18,6 +18,9 @@
 # memory latency).  Such a guest has one vCPU: with two, QEMU runs them in
 # turn and guests stalled in stop_machine() while booting.
 #
+# PB_GDB=PORT opens QEMU's gdbstub on PORT and boots without KASLR, for
+# workspace/icount-profile.sh to single-step the guest kernel.
+#
 # Built-in KUnit suites run at boot only for the "check" plan (or with
 # PB_KUNIT=1): under TCG the pgtable_batch suite alone takes 25 s on
 # x86_64 and 80 s on arm64, which every other boot would pay for nothing.
@@ -83,6 +86,7 @@ boot() {	# accel plan log timeout
 	fi
 	mapfile -t cmd < <(qemu_cmd "$accel")
 	[ -n "$icount" ] && cmd+=(-icount "shift=$icount,align=off,sleep=off")
+	[ -n "${PB_GDB:-}" ] && cmd+=(-gdb "tcp:127.0.0.1:$PB_GDB") && extra+=" nokaslr"
 	timeout -k 5 "$t" "${cmd[@]}" -smp "$smp" -m "$MEM" -nographic -monitor none \
 		-no-reboot -kernel "$KERNEL" -initrd "$INITRD" \
 		-append "console=$console panic=-1 loglevel=7$kunit$extra pbplan=$plan pbargs=$ARGS" \

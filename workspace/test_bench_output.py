@@ -15,6 +15,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import analyse, checks, cli, parse, plot, tables  # noqa: E402
+from benchlib import profile  # noqa: E402
 from benchlib import report as reportmd  # noqa: E402
 from test_bench import HAVE_MPL, log_text, sample  # noqa: E402
 
@@ -304,6 +305,31 @@ class Output(unittest.TestCase):
             self.assertIn("report:  %s/report.md" % out, text)
             self.assertIn("JSON:    %s/samples.json" % out, text)
             self.assertIn("plot:    %s" % (out + "/speedup.png" if HAVE_MPL else "none"), text)
+
+
+
+class Profile(unittest.TestCase):
+    """The per-function table of make profile (benchlib/profile.py)."""
+
+    def call(self, **funcs):
+        return {"total": sum(funcs.values()), "funcs": funcs}
+
+    def test_medians_ignore_one_slow_call(self):
+        calls = [self.call(f=10, lock=5), self.call(f=10, lock=40),
+                 self.call(f=12)]
+        self.assertEqual(profile.medians(calls), {"f": 10, "lock": 5})
+
+    def test_table_orders_by_difference_and_keeps_clones(self):
+        vanilla = [self.call(walk=139, **{"adv.constprop.0": 96, "ttu": 523})] * 3
+        patched = [self.call(walk=139, adv=128, ttu=530)] * 3
+        lines = profile.table("x86_64", "ttu", vanilla, patched).splitlines()
+        self.assertIn("vanilla      758", lines[1])
+        self.assertIn("patched      797", lines[2])
+        rows = [line.split()[0] for line in lines[4:]]
+        self.assertEqual(rows, ["adv", "adv.constprop.0", "ttu", "walk"])
+        self.assertTrue(lines[4].endswith("+128"))
+        self.assertTrue(lines[6].endswith("+7"))
+        self.assertTrue(lines[7].endswith("+0"))
 
 
 if __name__ == "__main__":
