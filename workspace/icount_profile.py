@@ -25,7 +25,7 @@ import gdb
 
 MASK = (1 << 64) - 1
 env = os.environ
-funcs, addrs = [], []
+funcs = []
 with open(env['PB_SMAP']) as f:
     for line in f:
         a, t, name = line.split()[:3]

@@ -172,6 +172,7 @@ static void tlb_replay_unmap(unsigned int start, unsigned int nr,
 			     bool deferred, enum tlb_end how, unsigned int k)
 {
 	uint64_t pteval, swp;
+	unsigned int i;
 
 	pteval = arch->get_and_clear_full_ptes(start, nr, 0);
 	if (deferred)
@@ -184,12 +185,17 @@ static void tlb_replay_unmap(unsigned int start, unsigned int nr,
 		arch->set_softleaf_ptes(start, swp, k);
 	}
 	if (k < nr) {
-		/* The fix flushes before any restore of more than one PTE. */
+		/*
+		 * The fix (fix-0001, kept by mm-0005) flushes before any
+		 * restore of more than one PTE; a partial restore always has
+		 * more than one.
+		 */
 		if (how == TLB_END_PARTIAL_FIXED ||
 		    (how == TLB_END_RESTORE_ALL_FIXED && nr > 1))
 			arch->flush_tlb_range(start, nr);
-		if (k)
-			pteval = arch->pte_advance_pfn(pteval, k);
+		/* mm-0005 steps to the first page kept one PFN at a time. */
+		for (i = 0; i < k; i++)
+			pteval = arch->pte_advance_pfn(pteval, 1);
 		arch->set_ptes(start + k, pteval, nr - k);
 	}
 
