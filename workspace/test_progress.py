@@ -86,12 +86,16 @@ class Progress(Dirs):
             key="kernel-x86_64-vanilla-test", label=None, objects=self.d, then="",
             lock=None, follow=None)
         step = progress.Step(args)
-        self.assertEqual(step.est, 475)
-        self.assertEqual(step.objs_expected, progress.DEFAULT_OBJECTS)
-        step.objs = progress.DEFAULT_OBJECTS // 4	# a quarter in 60 s: three quarters left
-        self.assertAlmostEqual(step.left(60), 180)
+        self.assertEqual(step.est, 540)
+        self.assertEqual(step.objs_expected, 887)
+        step.objs = 887 // 4 + 1	# a quarter in 60 s: by pace 180 s left, by time 480 s
+        self.assertAlmostEqual(step.left(60), 0.75 * 480 + 0.25 * 180, delta=2)
         step.objs = 10	# too few to tell the pace: the time estimate
-        self.assertAlmostEqual(step.left(60), 415)
+        self.assertAlmostEqual(step.left(60), 480)
+        step.objs = 887 * 9 // 10	# nine tenths: mostly the pace
+        self.assertLess(step.left(500), 0.1 * 40 + 0.9 * 56 + 1)
+        args.key = "kernel-arm64-patched-test"
+        self.assertEqual(progress.Step(args).objs_expected, 811)
 
     def test_lock_waits_in_line_and_is_held_by_the_command(self):
         lk = os.path.join(self.d, "cpu.lock")
