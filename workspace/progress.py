@@ -95,11 +95,19 @@ def load_times():
 
 
 def record(key, **entry):
-    """Store this run of KEY (read, update, rename: other steps write too)."""
+    """Store this run of KEY (read, update, rename: other steps write too).
+
+    The entry is the estimate of the next run; "runs" keeps the time and
+    end of the last few, so that a summary can tell a step's real work
+    from the quick check that a later step does again (make bench checks
+    the kernels that make check built).
+    """
     os.makedirs(DIR, exist_ok=True)
     with open(os.path.join(DIR, "times.lock"), "w") as lk:
         fcntl.flock(lk, fcntl.LOCK_EX)
         times = load_times()
+        runs = times.get(key, {}).get("runs", [])[-4:]
+        entry["runs"] = runs + [[entry["secs"], entry["end"]]]
         times[key] = entry
         tmp = TIMES + ".%d" % os.getpid()
         with open(tmp, "w") as f:
@@ -210,7 +218,8 @@ class Step:
         e = self.objs_expected
         if e and self.objs >= max(20, e // 20) and e > self.objs:
             by_pace = el * (e - self.objs) / self.objs
-            if by_time is None:
+            # Past the estimate, only the pace still says something.
+            if not by_time:
                 return by_pace
             f = self.objs / e
             return (1 - f) * by_time + f * by_pace

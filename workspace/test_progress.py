@@ -115,6 +115,16 @@ class Progress(Dirs):
         self.assertRegex(lines[1], r"kernel: still waiting for .*cpu.lock, 0:01$")
         self.assertEqual(lines[-1], "held")
 
+    def test_the_last_runs_are_kept(self):
+        for secs in (600, 30, 31):
+            progress.record("k", secs=secs, end=int(time.time()))
+        e = progress.load_times()["k"]
+        self.assertEqual(e["secs"], 31)
+        self.assertEqual([r[0] for r in e["runs"]], [600, 30, 31])
+        for secs in range(10):
+            progress.record("k", secs=secs, end=int(time.time()))
+        self.assertEqual(len(progress.load_times()["k"]["runs"]), 5)
+
     def test_a_step_is_recorded_only_when_it_passes(self):
         rc, out = run_step(["run", "--key", "s", "--", "sh", "-c", "echo one; echo two"])
         self.assertEqual(rc, 0)
@@ -201,6 +211,9 @@ class Summary(Dirs):
         now = int(time.time())
         with open(progress.TIMES, "w") as f:
             json.dump({"lint": dict(secs=301, end=now), "tree": dict(secs=20, end=1),
+                       # built for check, checked again by bench: the build shows
+                       "kernel-x86_64-patched-test": dict(
+                           secs=28, end=now, runs=[[607, now - 900], [28, now]]),
                        "guest-x86_64-patched-test-check": dict(secs=299, end=now)}, f)
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
@@ -219,6 +232,7 @@ class Summary(Dirs):
                      "guest boots       patched-test-check 4:59",
                      "arm64:\n  check plan        no log",
                      "lint:\n  checkpatch --strict: 21 commits, no errors or warnings\nsteps:",
+                     "kernel-x86_64-patched-test 10:07",
                      "total: 1:00:"):
             self.assertIn(want, text)
         self.assertNotIn("tree", text)	# a step of an earlier run
