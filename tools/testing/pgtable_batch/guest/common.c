@@ -186,6 +186,48 @@ static unsigned long read_ul(const char *path)
 	return strtoul(buf, NULL, 0);
 }
 
+int pb_test_sizes(int *sizes, const int *req, int nreq, int *offered)
+{
+	int all[PB_MAX_SIZES], nall, n = 0, i, r;
+
+	nall = pb_mthp_sizes(all, PB_MAX_SIZES);
+	if (offered)
+		*offered = nall;
+	sizes[n++] = 4;
+	for (i = 0; i < nall; i++)
+		if (all[i] >= 16 && all[i] <= 1024)
+			sizes[n++] = all[i];
+	if (nreq) {
+		int m = 0;
+
+		for (i = 0; i < n; i++)
+			for (r = 0; r < nreq; r++)
+				if (req[r] == sizes[i])
+					sizes[m++] = sizes[i];
+		n = m;
+	}
+	return n;
+}
+
+void pb_ctx_init(struct pb_ctx *c, int kb, size_t region_mib)
+{
+	c->kb = kb;
+	c->fsz = (size_t)kb * 1024;
+	if (c->fsz < pb_pagesize)
+		c->fsz = pb_pagesize;
+	c->ppf = c->fsz / pb_pagesize;
+	c->len = region_mib << 20;
+	if (c->len < 8 * c->fsz)
+		c->len = 8 * c->fsz;
+	c->len -= c->len % c->fsz;
+	c->npages = c->len / pb_pagesize;
+	c->pm = pb_pagemap_open();
+	if (c->pm < 0) {
+		perror("pagemap");
+		exit(1);
+	}
+}
+
 unsigned long pb_mthp_stat(int kb, const char *name)
 {
 	char path[128];

@@ -78,6 +78,30 @@ int pb_pagemap(int fd, const void *addr, size_t n, uint64_t *out);
 /* Count of pages in [addr, addr + n pages) whose entry has all @bits set. */
 size_t pb_pagemap_count(int fd, const void *addr, size_t n, uint64_t bits);
 
+/*
+ * The folio sizes in kB a test program runs through: 4 (order-0), then
+ * every anonymous mTHP size from 16K to 1M the kernel offers, or only
+ * those among @req[0..@nreq-1] if @nreq.  Returns the count (at most
+ * PB_MAX_SIZES + 1); *@offered gets the number of sizes offered.
+ */
+int pb_test_sizes(int *sizes, const int *req, int nreq, int *offered);
+
+/* The region a test case works on, for one folio size. */
+struct pb_ctx {
+	int kb;			/* folio size in kB, 4 for order-0 */
+	size_t fsz;		/* folio size in bytes */
+	size_t ppf;		/* pages per folio */
+	size_t len;		/* region length */
+	size_t npages;
+	int pm;			/* pagemap fd */
+};
+
+/*
+ * @region_mib MiB, at least 8 folios of @kb kB, whole folios; opens the
+ * pagemap (exits on failure).
+ */
+void pb_ctx_init(struct pb_ctx *c, int kb, size_t region_mib);
+
 /* mmap @len bytes aligned to @align. */
 void *pb_mmap_aligned(size_t len, size_t align, int prot, int flags, int fd);
 

@@ -40,15 +40,6 @@
 #include "kselftest.h"
 #include "common.h"
 
-struct ctx {
-	int kb;			/* folio size in kB, 4 for order-0 */
-	size_t fsz;		/* folio size in bytes */
-	size_t ppf;		/* pages per folio */
-	size_t len;		/* region length */
-	size_t npages;
-	int pm;			/* pagemap fd */
-};
-
 enum result { PASS, FAIL, SKIP };
 
 static unsigned long long bytes_verified, total_mismatches;
@@ -69,7 +60,7 @@ static void pageout(void *addr, size_t len)
  * unmap); drain those and retry on the pages still present.  Returns the
  * number of pages swapped out.
  */
-static size_t pageout_all(struct ctx *c, char *addr, size_t npages)
+static size_t pageout_all(struct pb_ctx *c, char *addr, size_t npages)
 {
 	size_t swapped = 0, i;
 	int pass;
@@ -138,7 +129,7 @@ struct stats {
 	unsigned long alloc, swpout, fallback;
 };
 
-static void stats_get(struct ctx *c, struct stats *s)
+static void stats_get(struct pb_ctx *c, struct stats *s)
 {
 	if (c->kb == 4) {
 		memset(s, 0, sizeof(*s));
@@ -149,7 +140,7 @@ static void stats_get(struct ctx *c, struct stats *s)
 	s->fallback = pb_mthp_stat(c->kb, "swpout_fallback");
 }
 
-static void stats_report(struct ctx *c, const char *what, struct stats *a)
+static void stats_report(struct pb_ctx *c, const char *what, struct stats *a)
 {
 	struct stats b;
 
@@ -162,7 +153,7 @@ static void stats_report(struct ctx *c, const char *what, struct stats *a)
 		       b.swpout - a->swpout, b.fallback - a->fallback);
 }
 
-static char *region(struct ctx *c)
+static char *region(struct pb_ctx *c)
 {
 	char *p = pb_mmap_aligned(c->len, c->fsz, PROT_READ | PROT_WRITE,
 				  MAP_PRIVATE | MAP_ANONYMOUS, -1);
@@ -172,7 +163,7 @@ static char *region(struct ctx *c)
 	return p;
 }
 
-static uint32_t *gens(struct ctx *c)
+static uint32_t *gens(struct pb_ctx *c)
 {
 	uint32_t *g = calloc(c->npages, sizeof(*g));
 
@@ -191,7 +182,7 @@ static bool swapped_all(const char *what, size_t swapped, size_t npages)
 }
 
 /* Fill, swap out, read back. */
-static enum result test_basic(struct ctx *c)
+static enum result test_basic(struct pb_ctx *c)
 {
 	char *p = region(c);
 	uint32_t *gen = gens(c);
@@ -213,7 +204,7 @@ static enum result test_basic(struct ctx *c)
  * gone, rewriting one page per folio leaves folios in which one page is
  * AnonExclusive (reused) or replaced (copied) and the others are not.
  */
-static enum result test_fork(struct ctx *c)
+static enum result test_fork(struct pb_ctx *c)
 {
 	char *p = region(c);
 	uint32_t *gen = gens(c);
@@ -255,7 +246,7 @@ static enum result test_fork(struct ctx *c)
  * back (swap-in of a half-mapped folio's entries), then swap out and check
  * again with each folio split over two VMAs.
  */
-static enum result test_mremap(struct ctx *c)
+static enum result test_mremap(struct pb_ctx *c)
 {
 	size_t unit = c->ppf > 1 ? c->ppf : 2, half = unit / 2;
 	size_t ubytes = unit * pb_pagesize, hbytes = half * pb_pagesize;
@@ -379,7 +370,7 @@ static int uffd_wp_range(int uffd, void *addr, size_t len, bool on)
  * are.  MADV_PAGEOUT splits a folio whose PTEs differ in uffd-wp, so only
  * the uniform folios reach reclaim as large folios.
  */
-static bool wp_expected(struct ctx *c, size_t i)
+static bool wp_expected(struct pb_ctx *c, size_t i)
 {
 	size_t f = i / c->ppf;
 
@@ -390,8 +381,8 @@ static bool wp_expected(struct ctx *c, size_t i)
 	return f % 4 != 3;
 }
 
-static size_t check_bits(struct ctx *c, const char *what, const char *p,
-			 uint64_t bit, bool (*expect)(struct ctx *, size_t))
+static size_t check_bits(struct pb_ctx *c, const char *what, const char *p,
+			 uint64_t bit, bool (*expect)(struct pb_ctx *, size_t))
 {
 	uint64_t *pm = calloc(c->npages, sizeof(*pm));
 	size_t i, bad = 0;
@@ -412,7 +403,7 @@ static size_t check_bits(struct ctx *c, const char *what, const char *p,
 	return bad;
 }
 
-static enum result uffd_wp(struct ctx *c, bool shmem)
+static enum result uffd_wp(struct pb_ctx *c, bool shmem)
 {
 	const char *name = shmem ? "uffd-wp shmem" : "uffd-wp anon";
 	uint64_t features = UFFD_FEATURE_PAGEFAULT_FLAG_WP |
@@ -495,12 +486,12 @@ static enum result uffd_wp(struct ctx *c, bool shmem)
 	return bad ? FAIL : PASS;
 }
 
-static enum result test_uffd_anon(struct ctx *c)
+static enum result test_uffd_anon(struct pb_ctx *c)
 {
 	return uffd_wp(c, false);
 }
 
-static enum result test_uffd_shmem(struct ctx *c)
+static enum result test_uffd_shmem(struct pb_ctx *c)
 {
 	int kb = c->kb;
 
@@ -512,12 +503,12 @@ static enum result test_uffd_shmem(struct ctx *c)
 
 /* --- soft-dirty ------------------------------------------------------------ */
 
-static bool sd_expected(struct ctx *c, size_t i)
+static bool sd_expected(struct pb_ctx *c, size_t i)
 {
 	return i % 3 == 0 || i % c->ppf == 1;
 }
 
-static bool soft_dirty_works(struct ctx *c)
+static bool soft_dirty_works(struct pb_ctx *c)
 {
 	char *p = mmap(NULL, pb_pagesize, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -535,7 +526,7 @@ static bool soft_dirty_works(struct ctx *c)
 	return ok;
 }
 
-static enum result test_soft_dirty(struct ctx *c)
+static enum result test_soft_dirty(struct pb_ctx *c)
 {
 	uint32_t *gen;
 	struct stats st;
@@ -593,7 +584,7 @@ static bool swap_balanced(const char *what)
 }
 
 /* swapoff with the region swapped out, check, swapon again. */
-static enum result test_swapoff(struct ctx *c)
+static enum result test_swapoff(struct pb_ctx *c)
 {
 	const char *dev = pb_swap_dev();
 	char devpath[128];
@@ -657,7 +648,7 @@ static int io_uring_pin(void *addr, size_t len)
  * (io_uring fixed buffer), swap the region out and check the data, the pipe
  * contents and that the pinned folio stayed mapped.
  */
-static enum result test_gup(struct ctx *c)
+static enum result test_gup(struct pb_ctx *c)
 {
 	size_t npin = c->ppf > 4 ? c->ppf / 4 : 1, off = c->ppf / 2;
 	size_t nf = c->npages / c->ppf, bad = 0, i, swapped;
@@ -741,7 +732,7 @@ static enum result test_gup(struct ctx *c)
  * then fails to allocate: every page must still read back intact, and after
  * munmap() SwapFree returns to where it started and swapoff succeeds.
  */
-static enum result test_smallswap(struct ctx *c)
+static enum result test_smallswap(struct pb_ctx *c)
 {
 	long total = pb_meminfo("SwapTotal"), start = pb_meminfo("SwapFree");
 	const char *dev = pb_swap_dev();
@@ -811,7 +802,7 @@ static enum result test_smallswap(struct ctx *c)
 
 struct test {
 	const char *name;
-	enum result (*fn)(struct ctx *c);
+	enum result (*fn)(struct pb_ctx *c);
 	bool by_default;
 };
 
@@ -845,8 +836,8 @@ static void print_help(void)
 int main(int argc, char **argv)
 {
 	bool want[NR_TESTS] = { 0 }, named = false;
-	int sizes[PB_MAX_SIZES + 1], nsizes = 0, req[PB_MAX_SIZES], nreq = 0;
-	int all[PB_MAX_SIZES], nall, opt, s, i;
+	int sizes[PB_MAX_SIZES + 1], nsizes, req[PB_MAX_SIZES], nreq = 0;
+	int nall, opt, i;
 	size_t t;
 	bool have_swap;
 
@@ -882,20 +873,7 @@ int main(int argc, char **argv)
 		want[t] = tests[t].by_default;
 
 	/* 4K (order-0), then every offered mTHP size from 16K to 1M. */
-	nall = pb_mthp_sizes(all, PB_MAX_SIZES);
-	sizes[nsizes++] = 4;
-	for (i = 0; i < nall; i++)
-		if (all[i] >= 16 && all[i] <= 1024)
-			sizes[nsizes++] = all[i];
-	if (nreq) {
-		int n = 0;
-
-		for (i = 0; i < nsizes; i++)
-			for (s = 0; s < nreq; s++)
-				if (req[s] == sizes[i])
-					sizes[n++] = sizes[i];
-		nsizes = n;
-	}
+	nsizes = pb_test_sizes(sizes, req, nreq, &nall);
 
 	ksft_print_header();
 	for (t = 0, i = 0; t < NR_TESTS; t++)
@@ -910,22 +888,11 @@ int main(int argc, char **argv)
 	pswpout_start = pb_vmstat("pswpout");
 
 	for (i = 0; i < nsizes; i++) {
-		struct ctx c = { .kb = sizes[i] };
+		struct pb_ctx c;
 		int kb = sizes[i];
 		bool set_ok = have_swap && !pb_mthp_set(&kb, kb == 4 ? 0 : 1, false);
 
-		c.fsz = (size_t)kb * 1024;
-		if (c.fsz < pb_pagesize)
-			c.fsz = pb_pagesize;
-		c.ppf = c.fsz / pb_pagesize;
-		c.len = region_mib << 20;
-		if (c.len < 8 * c.fsz)
-			c.len = 8 * c.fsz;
-		c.len -= c.len % c.fsz;
-		c.npages = c.len / pb_pagesize;
-		c.pm = pb_pagemap_open();
-		if (c.pm < 0)
-			ksft_exit_fail_msg("pagemap: %s\n", strerror(errno));
+		pb_ctx_init(&c, kb, region_mib);
 
 		for (t = 0; t < NR_TESTS; t++) {
 			enum result r;

@@ -49,22 +49,13 @@ struct pin_longterm_test {
 #define PIN_LONGTERM_TEST_STOP		_IO('g', 8)
 #define PIN_LONGTERM_TEST_FLAG_USE_WRITE	1
 
-struct ctx {
-	int kb;			/* folio size in kB, 4 for order-0 */
-	size_t fsz;		/* folio size in bytes */
-	size_t ppf;		/* pages per folio */
-	size_t len;		/* region length */
-	size_t npages;
-	int pm;			/* pagemap fd */
-};
-
 enum result { PASS, FAIL, SKIP };
 
 static unsigned long long bytes_verified, total_mismatches, pages_migrated;
 static unsigned long long total_splits;
 static size_t region_mib = 4;
 
-static char *region(struct ctx *c)
+static char *region(struct pb_ctx *c)
 {
 	char *p = pb_mmap_aligned(c->len, c->fsz, PROT_READ | PROT_WRITE,
 				  MAP_PRIVATE | MAP_ANONYMOUS, -1);
@@ -74,7 +65,7 @@ static char *region(struct ctx *c)
 	return p;
 }
 
-static uint32_t *gens(struct ctx *c)
+static uint32_t *gens(struct pb_ctx *c)
 {
 	uint32_t *g = calloc(c->npages, sizeof(*g));
 
@@ -164,7 +155,7 @@ struct stats {
 	long success;
 };
 
-static void stats_get(struct ctx *c, struct stats *s)
+static void stats_get(struct pb_ctx *c, struct stats *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->success = pb_vmstat("pgmigrate_success");
@@ -176,7 +167,7 @@ static void stats_get(struct ctx *c, struct stats *s)
 }
 
 /* Report the counters since @a; returns the mTHP splits. */
-static unsigned long stats_report(struct ctx *c, const char *what,
+static unsigned long stats_report(struct pb_ctx *c, const char *what,
 				  struct stats *a)
 {
 	struct stats b;
@@ -198,7 +189,7 @@ static unsigned long stats_report(struct ctx *c, const char *what,
  * Migrate the region to node 1 and back @rounds times; every page that
  * has one must arrive each time.  Returns the number of failures.
  */
-static size_t round_trips(struct ctx *c, const char *what, char *p,
+static size_t round_trips(struct pb_ctx *c, const char *what, char *p,
 			  const uint32_t *gen, int rounds)
 {
 	int *status = calloc(c->npages, sizeof(*status));
@@ -224,7 +215,7 @@ static size_t round_trips(struct ctx *c, const char *what, char *p,
 }
 
 /* The large folios of the region must all still be there. */
-static size_t folios_intact(struct ctx *c, const char *what, struct stats *a,
+static size_t folios_intact(struct pb_ctx *c, const char *what, struct stats *a,
 			    size_t folios)
 {
 	struct stats b;
@@ -240,13 +231,13 @@ static size_t folios_intact(struct ctx *c, const char *what, struct stats *a,
 }
 
 /* Soft-dirty on every other folio only; x86 only (no soft-dirty on arm64). */
-static bool sd_expected(struct ctx *c, size_t i)
+static bool sd_expected(struct pb_ctx *c, size_t i)
 {
 	return (i / c->ppf) % 2;
 }
 
 /* The pages whose soft-dirty bit is not as sd_expected() says. */
-static size_t check_soft_dirty(struct ctx *c, const char *what, char *p)
+static size_t check_soft_dirty(struct pb_ctx *c, const char *what, char *p)
 {
 	uint64_t *pm = calloc(c->npages, sizeof(*pm));
 	size_t bad = 0, i;
@@ -265,7 +256,7 @@ static size_t check_soft_dirty(struct ctx *c, const char *what, char *p)
 }
 
 /* Fill, migrate to node 1 and back twice, check data, bits and folios. */
-static enum result test_basic(struct ctx *c)
+static enum result test_basic(struct pb_ctx *c)
 {
 	char *p = region(c);
 	uint32_t *gen = gens(c);
@@ -299,7 +290,7 @@ static enum result test_basic(struct ctx *c)
  * the migration, the parent's writes must still copy, and the child
  * still read its own data.
  */
-static enum result test_shared(struct ctx *c)
+static enum result test_shared(struct pb_ctx *c)
 {
 	char *p = region(c);
 	uint32_t *gen = gens(c);
@@ -342,7 +333,7 @@ static enum result test_shared(struct ctx *c)
  * again.  Migrate, then fork again and write everything: the new child
  * must keep the data from before.
  */
-static enum result test_mixed(struct ctx *c)
+static enum result test_mixed(struct pb_ctx *c)
 {
 	char *p = region(c);
 	uint32_t *gen = gens(c);
@@ -389,7 +380,7 @@ static enum result test_mixed(struct ctx *c)
 }
 
 /* The second half of every folio read-only: two batches per folio. */
-static enum result test_readonly(struct ctx *c)
+static enum result test_readonly(struct pb_ctx *c)
 {
 	char *p = region(c);
 	uint32_t *gen = gens(c);
@@ -426,7 +417,7 @@ static enum result test_readonly(struct ctx *c)
  * partially mapped, which migration splits first; the data around the
  * hole and the hole itself must survive.
  */
-static enum result test_hole(struct ctx *c)
+static enum result test_hole(struct pb_ctx *c)
 {
 	char *p = region(c);
 	uint32_t *gen = gens(c);
@@ -451,7 +442,7 @@ static enum result test_hole(struct ctx *c)
  * fails, every page of the region stays mapped, the pinned folio on its
  * node, the others move; after unpinning it moves too.
  */
-static enum result test_pinned(struct ctx *c)
+static enum result test_pinned(struct pb_ctx *c)
 {
 	struct pin_longterm_test pin = { 0 };
 	size_t nf = c->npages / c->ppf, bad = 0, i, on;
@@ -519,7 +510,7 @@ static enum result test_pinned(struct ctx *c)
 }
 
 struct writer {
-	struct ctx *c;
+	struct pb_ctx *c;
 	char *p;
 	uint32_t *gen;
 	atomic_int stop;
@@ -540,7 +531,7 @@ static void *writer_fn(void *arg)
 }
 
 /* A writer on the other CPU while the region migrates back and forth. */
-static enum result test_race(struct ctx *c)
+static enum result test_race(struct pb_ctx *c)
 {
 	struct writer w = { .c = c, .p = region(c), .gen = gens(c) };
 	size_t bad = 0;
@@ -561,7 +552,7 @@ static enum result test_race(struct ctx *c)
 
 struct test {
 	const char *name;
-	enum result (*fn)(struct ctx *c);
+	enum result (*fn)(struct pb_ctx *c);
 };
 
 static const struct test tests[] = {
@@ -589,8 +580,8 @@ static void print_help(void)
 int main(int argc, char **argv)
 {
 	bool want[NR_TESTS] = { 0 }, named = false;
-	int sizes[PB_MAX_SIZES + 1], nsizes = 0, req[PB_MAX_SIZES], nreq = 0;
-	int all[PB_MAX_SIZES], nall, opt, s, i;
+	int sizes[PB_MAX_SIZES + 1], nsizes, req[PB_MAX_SIZES], nreq = 0;
+	int nall, opt, i;
 	int status = 0;
 	size_t t;
 	char *probe;
@@ -621,20 +612,7 @@ int main(int argc, char **argv)
 	for (t = 0; !named && t < NR_TESTS; t++)
 		want[t] = true;
 
-	nall = pb_mthp_sizes(all, PB_MAX_SIZES);
-	sizes[nsizes++] = 4;
-	for (i = 0; i < nall; i++)
-		if (all[i] >= 16 && all[i] <= 1024)
-			sizes[nsizes++] = all[i];
-	if (nreq) {
-		int n = 0;
-
-		for (i = 0; i < nsizes; i++)
-			for (s = 0; s < nreq; s++)
-				if (req[s] == sizes[i])
-					sizes[n++] = sizes[i];
-		nsizes = n;
-	}
+	nsizes = pb_test_sizes(sizes, req, nreq, &nall);
 
 	ksft_print_header();
 	for (t = 0, i = 0; t < NR_TESTS; t++)
@@ -658,22 +636,11 @@ int main(int argc, char **argv)
 	pb_mthp_restore_at_exit();
 
 	for (i = 0; i < nsizes; i++) {
-		struct ctx c = { .kb = sizes[i] };
+		struct pb_ctx c;
 		int kb = sizes[i];
 		bool set_ok = !pb_mthp_set(&kb, kb == 4 ? 0 : 1, false);
 
-		c.fsz = (size_t)kb * 1024;
-		if (c.fsz < pb_pagesize)
-			c.fsz = pb_pagesize;
-		c.ppf = c.fsz / pb_pagesize;
-		c.len = region_mib << 20;
-		if (c.len < 8 * c.fsz)
-			c.len = 8 * c.fsz;
-		c.len -= c.len % c.fsz;
-		c.npages = c.len / pb_pagesize;
-		c.pm = pb_pagemap_open();
-		if (c.pm < 0)
-			ksft_exit_fail_msg("pagemap: %s\n", strerror(errno));
+		pb_ctx_init(&c, kb, region_mib);
 
 		for (t = 0; t < NR_TESTS; t++) {
 			enum result r;

@@ -259,6 +259,53 @@ static bool tlb_check_table(unsigned int start, unsigned int nr,
 }
 
 /*
+ * The cases both replays run through: the flush at once or deferred, how
+ * the folio's blocks are folded, the folio exactly the batch or inside a
+ * larger one, the batch's offset in a block, its length, and k (the pages
+ * unmapped, or where the second run of migration entries starts).
+ */
+static const enum pb_fold tlb_folds[] = {
+	PB_FOLD_ALL, PB_FOLD_NONE, PB_FOLD_ALT,
+};
+static const unsigned int tlb_dim[] = {
+	2, ARRAY_SIZE(tlb_folds), 2, PB_BLOCK, 2 * PB_BLOCK + 1,
+	2 * PB_BLOCK + 2,
+};
+
+struct tlb_case {
+	bool deferred, exact;
+	enum pb_fold fold;
+	unsigned int start, nr, k;
+};
+
+static struct tlb_case tlb_case_of(const unsigned int *v)
+{
+	return (struct tlb_case){
+		.deferred = v[0], .fold = tlb_folds[v[1]], .exact = v[2],
+		.start = 2 * PB_BLOCK + v[3], .nr = v[4] + 1, .k = v[5],
+	};
+}
+
+/* Map the folio of a case, nothing cached yet. */
+static void tlb_case_map(const struct tlb_case *c)
+{
+	pb_clear_table();
+	if (c->exact)
+		pb_map(c->start, c->nr, c->fold, PB_PAT_MIXED);
+	else
+		pb_map(PB_BLOCK, 5 * PB_BLOCK, c->fold, PB_PAT_MIXED);
+}
+
+static void tlb_case_desc(const struct tlb_case *c, const char *end,
+			  const char *k_is, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "%s, %s flush, batch of %u PTEs from %u, %u %s, folio %s, folded %s",
+		 end, flush_name[c->deferred], c->nr, c->start, c->k, k_is,
+		 c->exact ? "exact" : "inside", fold_name[c->fold]);
+}
+
+/*
  * Every batch of 1 to 2 * PB_BLOCK + 1 PTEs at every offset of a block,
  * inside a larger folio or equal to the folio, folded or not, every k,
  * both flushes: the replay is reported as a violation exactly when
@@ -268,21 +315,14 @@ static bool tlb_check_table(unsigned int start, unsigned int nr,
 static bool tlb_run_unmap(enum tlb_end how, unsigned long *cases,
 			  unsigned long *expected)
 {
-	static const enum pb_fold folds[] = {
-		PB_FOLD_ALL, PB_FOLD_NONE, PB_FOLD_ALT,
-	};
-	const unsigned int dim[] = {
-		2, ARRAY_SIZE(folds), 2, PB_BLOCK, 2 * PB_BLOCK + 1,
-		2 * PB_BLOCK + 2,
-	};
-	unsigned int v[ARRAY_SIZE(dim)] = { 0 };
+	unsigned int v[ARRAY_SIZE(tlb_dim)] = { 0 };
 	bool folded[PB_WINDOW], shown = false;
+	char what[160];
 
 	do {
-		bool deferred = v[0], exact = v[2], want;
-		enum pb_fold fold = folds[v[1]];
-		unsigned int start = 2 * PB_BLOCK + v[3];
-		unsigned int nr = v[4] + 1, k = v[5], i;
+		struct tlb_case c = tlb_case_of(v);
+		unsigned int start = c.start, nr = c.nr, k = c.k, i;
+		bool deferred = c.deferred, want;
 
 		switch (how) {
 		case TLB_END_SWAP:
@@ -300,11 +340,7 @@ static bool tlb_run_unmap(enum tlb_end how, unsigned long *cases,
 			break;
 		}
 
-		pb_clear_table();
-		if (exact)
-			pb_map(start, nr, fold, PB_PAT_MIXED);
-		else
-			pb_map(PB_BLOCK, 5 * PB_BLOCK, fold, PB_PAT_MIXED);
+		tlb_case_map(&c);
 		for (i = 0; i < PB_WINDOW; i++)
 			folded[i] = arch->pte_valid(model_pt[i]) &&
 				    (model_pt[i] & arch->cont_bit);
@@ -317,29 +353,18 @@ static bool tlb_run_unmap(enum tlb_end how, unsigned long *cases,
 		(*cases)++;
 		*expected += want;
 
+		tlb_case_desc(&c, end_name[how], "unmapped", what, sizeof(what));
 		if (!!model_tlb.violations != want) {
-			fprintf(stderr,
-				"%s: %s, %s flush, batch of %u PTEs from %u, %u unmapped, folio %s, folded %s: %s\n",
-				arch->name, end_name[how], flush_name[deferred],
-				nr, start, k, exact ? "exact" : "inside",
-				fold_name[fold],
+			fprintf(stderr, "%s: %s: %s\n", arch->name, what,
 				want ? "violation expected, none reported" :
 				model_tlb_report);
 			return false;
 		}
-		if (want) {
-			char what[160];
-
-			snprintf(what, sizeof(what),
-				 "%s, %s flush, batch of %u PTEs from %u, %u unmapped, folio %s, folded %s",
-				 end_name[how], flush_name[deferred], nr, start,
-				 k, exact ? "exact" : "inside",
-				 fold_name[fold]);
+		if (want)
 			tlb_show_expected(&shown, what);
-		}
 		if (!tlb_check_table(start, nr, k))
 			return false;
-	} while (pb_next_case(v, dim, ARRAY_SIZE(dim)));
+	} while (pb_next_case(v, tlb_dim, ARRAY_SIZE(tlb_dim)));
 
 	return true;
 }
@@ -482,43 +507,27 @@ static void tlb_replay_migrate(unsigned int start, unsigned int nr,
 static bool tlb_run_migrate(enum tlb_mig_end how, unsigned long *cases,
 			    unsigned long *reported)
 {
-	static const enum pb_fold folds[] = {
-		PB_FOLD_ALL, PB_FOLD_NONE, PB_FOLD_ALT,
-	};
-	const unsigned int dim[] = {
-		2, ARRAY_SIZE(folds), 2, PB_BLOCK, 2 * PB_BLOCK + 1,
-		2 * PB_BLOCK + 2,
-	};
-	unsigned int v[ARRAY_SIZE(dim)] = { 0 };
+	unsigned int v[ARRAY_SIZE(tlb_dim)] = { 0 };
 	bool shown = false;
+	char what[160];
 
 	do {
-		bool deferred = v[0], exact = v[2];
-		enum pb_fold fold = folds[v[1]];
-		unsigned int start = 2 * PB_BLOCK + v[3];
-		unsigned int nr = v[4] + 1, j = v[5], i;
+		struct tlb_case c = tlb_case_of(v);
+		unsigned int start = c.start, nr = c.nr, i;
 		unsigned long base;
 
-		if (j > nr)
+		if (c.k > nr)
 			continue;
-		pb_clear_table();
-		if (exact)
-			pb_map(start, nr, fold, PB_PAT_MIXED);
-		else
-			pb_map(PB_BLOCK, 5 * PB_BLOCK, fold, PB_PAT_MIXED);
+		tlb_case_map(&c);
 		arch->tlb_reset();
-		tlb_replay_migrate(start, nr, deferred, how, j);
+		tlb_replay_migrate(start, nr, c.deferred, how, c.k);
 		model_tlb_off();
 		(*cases)++;
 		if (model_tlb.violations) {
-			char what[160];
-
 			(*reported)++;
-			snprintf(what, sizeof(what),
-				 "%s, %s flush, batch of %u PTEs from %u, runs of %u and %u, folio %s, folded %s",
-				 mig_end_name[how], flush_name[deferred], nr,
-				 start, j, nr - j, exact ? "exact" : "inside",
-				 fold_name[fold]);
+			tlb_case_desc(&c, mig_end_name[how],
+				      "readable before the exclusive ones",
+				      what, sizeof(what));
 			tlb_show_expected(&shown, what);
 		}
 
@@ -530,7 +539,7 @@ static bool tlb_run_migrate(enum tlb_mig_end how, unsigned long *cases,
 			ASSERT_TRUE(arch->pte_valid(pte));
 			ASSERT_EQ(arch->pte_pfn(pte), base + i - start);
 		}
-	} while (pb_next_case(v, dim, ARRAY_SIZE(dim)));
+	} while (pb_next_case(v, tlb_dim, ARRAY_SIZE(tlb_dim)));
 
 	return true;
 }
