@@ -209,6 +209,44 @@ int pb_test_sizes(int *sizes, const int *req, int nreq, int *offered)
 	return n;
 }
 
+char *pb_region(const struct pb_ctx *c)
+{
+	char *p = pb_mmap_aligned(c->len, c->fsz, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1);
+
+	if (!p) {
+		perror("mmap");
+		exit(1);
+	}
+	return p;
+}
+
+uint32_t *pb_gens(const struct pb_ctx *c)
+{
+	uint32_t *g = calloc(c->npages, sizeof(*g));
+
+	if (!g) {
+		perror("calloc");
+		exit(1);
+	}
+	return g;
+}
+
+bool pb_size_opt(int opt, const char *arg, int *req, int *nreq,
+		 size_t *region_mib)
+{
+	if (opt == 's') {
+		if (*nreq < PB_MAX_SIZES)
+			req[(*nreq)++] = atoi(arg);
+		return true;
+	}
+	if (opt == 'm') {
+		*region_mib = strtoul(arg, NULL, 0);
+		return true;
+	}
+	return false;
+}
+
 void pb_ctx_init(struct pb_ctx *c, int kb, size_t region_mib)
 {
 	c->kb = kb;

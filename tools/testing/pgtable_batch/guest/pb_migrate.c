@@ -49,30 +49,9 @@ struct pin_longterm_test {
 #define PIN_LONGTERM_TEST_STOP		_IO('g', 8)
 #define PIN_LONGTERM_TEST_FLAG_USE_WRITE	1
 
-enum result { PASS, FAIL, SKIP };
-
 static unsigned long long bytes_verified, total_mismatches, pages_migrated;
 static unsigned long long total_splits;
 static size_t region_mib = 4;
-
-static char *region(struct pb_ctx *c)
-{
-	char *p = pb_mmap_aligned(c->len, c->fsz, PROT_READ | PROT_WRITE,
-				  MAP_PRIVATE | MAP_ANONYMOUS, -1);
-
-	if (!p)
-		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
-	return p;
-}
-
-static uint32_t *gens(struct pb_ctx *c)
-{
-	uint32_t *g = calloc(c->npages, sizeof(*g));
-
-	if (!g)
-		ksft_exit_fail_msg("out of memory\n");
-	return g;
-}
 
 static void fill(char *addr, size_t npages, uint32_t *gen, uint32_t g)
 {
@@ -256,10 +235,10 @@ static size_t check_soft_dirty(struct pb_ctx *c, const char *what, char *p)
 }
 
 /* Fill, migrate to node 1 and back twice, check data, bits and folios. */
-static enum result test_basic(struct pb_ctx *c)
+static enum pb_result test_basic(struct pb_ctx *c)
 {
-	char *p = region(c);
-	uint32_t *gen = gens(c);
+	char *p = pb_region(c);
+	uint32_t *gen = pb_gens(c);
 	struct stats st;
 	size_t bad = 0, i;
 	bool sd;
@@ -282,7 +261,7 @@ static enum result test_basic(struct pb_ctx *c)
 	bad += verify("basic", p, c->npages, gen);
 	munmap(p, c->len);
 	free(gen);
-	return bad ? FAIL : PASS;
+	return bad ? PB_FAIL : PB_PASS;
 }
 
 /*
@@ -290,10 +269,10 @@ static enum result test_basic(struct pb_ctx *c)
  * the migration, the parent's writes must still copy, and the child
  * still read its own data.
  */
-static enum result test_shared(struct pb_ctx *c)
+static enum pb_result test_shared(struct pb_ctx *c)
 {
-	char *p = region(c);
-	uint32_t *gen = gens(c);
+	char *p = pb_region(c);
+	uint32_t *gen = pb_gens(c);
 	int go[2], wst;
 	size_t bad = 0;
 	char b = 0;
@@ -324,7 +303,7 @@ static enum result test_shared(struct pb_ctx *c)
 	close(go[1]);
 	munmap(p, c->len);
 	free(gen);
-	return bad ? FAIL : PASS;
+	return bad ? PB_FAIL : PB_PASS;
 }
 
 /*
@@ -333,10 +312,10 @@ static enum result test_shared(struct pb_ctx *c)
  * again.  Migrate, then fork again and write everything: the new child
  * must keep the data from before.
  */
-static enum result test_mixed(struct pb_ctx *c)
+static enum pb_result test_mixed(struct pb_ctx *c)
 {
-	char *p = region(c);
-	uint32_t *gen = gens(c);
+	char *p = pb_region(c);
+	uint32_t *gen = pb_gens(c);
 	size_t nf = c->npages / c->ppf, bad = 0, f, i;
 	struct stats st;
 	int wst;
@@ -376,14 +355,14 @@ static enum result test_mixed(struct pb_ctx *c)
 	bad += verify("mixed: parent", p, c->npages, gen);
 	munmap(p, c->len);
 	free(gen);
-	return bad ? FAIL : PASS;
+	return bad ? PB_FAIL : PB_PASS;
 }
 
 /* The second half of every folio read-only: two batches per folio. */
-static enum result test_readonly(struct pb_ctx *c)
+static enum pb_result test_readonly(struct pb_ctx *c)
 {
-	char *p = region(c);
-	uint32_t *gen = gens(c);
+	char *p = pb_region(c);
+	uint32_t *gen = pb_gens(c);
 	size_t nf = c->npages / c->ppf, bad = 0, f, i;
 	size_t half = c->ppf / 2 ? c->ppf / 2 : 1;
 	struct stats st;
@@ -391,7 +370,7 @@ static enum result test_readonly(struct pb_ctx *c)
 	if (c->ppf < 2) {
 		munmap(p, c->len);
 		free(gen);
-		return SKIP;
+		return PB_SKIP;
 	}
 	fill(p, c->npages, gen, 1);
 	stats_get(c, &st);
@@ -409,7 +388,7 @@ static enum result test_readonly(struct pb_ctx *c)
 	bad += verify("readonly: rewritten", p, c->npages, gen);
 	munmap(p, c->len);
 	free(gen);
-	return bad ? FAIL : PASS;
+	return bad ? PB_FAIL : PB_PASS;
 }
 
 /*
@@ -417,10 +396,10 @@ static enum result test_readonly(struct pb_ctx *c)
  * partially mapped, which migration splits first; the data around the
  * hole and the hole itself must survive.
  */
-static enum result test_hole(struct pb_ctx *c)
+static enum pb_result test_hole(struct pb_ctx *c)
 {
-	char *p = region(c);
-	uint32_t *gen = gens(c);
+	char *p = pb_region(c);
+	uint32_t *gen = pb_gens(c);
 	size_t nf = c->npages / c->ppf, bad = 0, f, i;
 
 	fill(p, c->npages, gen, 1);
@@ -434,7 +413,7 @@ static enum result test_hole(struct pb_ctx *c)
 	bad += verify("hole", p, c->npages, gen);
 	munmap(p, c->len);
 	free(gen);
-	return bad ? FAIL : PASS;
+	return bad ? PB_FAIL : PB_PASS;
 }
 
 /*
@@ -442,7 +421,7 @@ static enum result test_hole(struct pb_ctx *c)
  * fails, every page of the region stays mapped, the pinned folio on its
  * node, the others move; after unpinning it moves too.
  */
-static enum result test_pinned(struct pb_ctx *c)
+static enum pb_result test_pinned(struct pb_ctx *c)
 {
 	struct pin_longterm_test pin = { 0 };
 	size_t nf = c->npages / c->ppf, bad = 0, i, on;
@@ -454,14 +433,14 @@ static enum result test_pinned(struct pb_ctx *c)
 
 	if (fd < 0) {
 		ksft_print_msg("pinned: no gup_test: %s\n", strerror(errno));
-		return SKIP;
+		return PB_SKIP;
 	}
 	if (nf < 2) {
 		close(fd);
-		return SKIP;
+		return PB_SKIP;
 	}
-	p = region(c);
-	gen = gens(c);
+	p = pb_region(c);
+	gen = pb_gens(c);
 	status = calloc(c->npages, sizeof(*status));
 	pm = calloc(c->npages, sizeof(*pm));
 	if (!status || !pm)
@@ -506,7 +485,7 @@ static enum result test_pinned(struct pb_ctx *c)
 	free(status);
 	free(pm);
 	free(gen);
-	return bad ? FAIL : PASS;
+	return bad ? PB_FAIL : PB_PASS;
 }
 
 struct writer {
@@ -531,9 +510,9 @@ static void *writer_fn(void *arg)
 }
 
 /* A writer on the other CPU while the region migrates back and forth. */
-static enum result test_race(struct pb_ctx *c)
+static enum pb_result test_race(struct pb_ctx *c)
 {
-	struct writer w = { .c = c, .p = region(c), .gen = gens(c) };
+	struct writer w = { .c = c, .p = pb_region(c), .gen = pb_gens(c) };
 	size_t bad = 0;
 	pthread_t t;
 
@@ -547,12 +526,12 @@ static enum result test_race(struct pb_ctx *c)
 	bad += verify("race", w.p, c->npages, w.gen);
 	munmap(w.p, c->len);
 	free(w.gen);
-	return bad ? FAIL : PASS;
+	return bad ? PB_FAIL : PB_PASS;
 }
 
 struct test {
 	const char *name;
-	enum result (*fn)(struct pb_ctx *c);
+	enum pb_result (*fn)(struct pb_ctx *c);
 };
 
 static const struct test tests[] = {
@@ -588,6 +567,8 @@ int main(int argc, char **argv)
 
 	pb_init();
 	while ((opt = getopt(argc, argv, "t:s:m:")) != -1) {
+		if (pb_size_opt(opt, optarg, req, &nreq, &region_mib))
+			continue;
 		switch (opt) {
 		case 't':
 			for (t = 0; t < NR_TESTS; t++)
@@ -597,13 +578,6 @@ int main(int argc, char **argv)
 				print_help();
 			want[t] = true;
 			named = true;
-			break;
-		case 's':
-			if (nreq < PB_MAX_SIZES)
-				req[nreq++] = atoi(optarg);
-			break;
-		case 'm':
-			region_mib = strtoul(optarg, NULL, 0);
 			break;
 		default:
 			print_help();
@@ -643,7 +617,7 @@ int main(int argc, char **argv)
 		pb_ctx_init(&c, kb, region_mib);
 
 		for (t = 0; t < NR_TESTS; t++) {
-			enum result r;
+			enum pb_result r;
 			uint64_t t0;
 
 			if (!want[t])
@@ -655,14 +629,7 @@ int main(int argc, char **argv)
 			}
 			t0 = pb_now_ns();
 			r = tests[t].fn(&c);
-			ksft_print_msg("%s %dkB: %.2f s\n", tests[t].name, kb,
-				       (pb_now_ns() - t0) / 1e9);
-			if (r == PASS)
-				ksft_test_result_pass("%s %dkB\n", tests[t].name, kb);
-			else if (r == FAIL)
-				ksft_test_result_fail("%s %dkB\n", tests[t].name, kb);
-			else
-				ksft_test_result_skip("%s %dkB\n", tests[t].name, kb);
+			pb_case_report(tests[t].name, kb, r, t0);
 		}
 		close(c.pm);
 	}
