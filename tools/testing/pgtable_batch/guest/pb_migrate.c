@@ -38,6 +38,7 @@
 #include "common.h"
 
 #define MPOL_MF_MOVE	(1 << 1)
+#define MPOL_MF_MOVE_ALL (1 << 2)	/* shared pages too (CAP_SYS_NICE) */
 
 /* mm/gup_test.h: a FOLL_PIN | FOLL_LONGTERM pin held until STOP. */
 struct pin_longterm_test {
@@ -90,17 +91,16 @@ static size_t verify(const char *what, const char *addr, size_t npages,
 
 /*
  * move_pages() the pages of [addr, addr + npages) whose gen is not 0 (the
- * holes have no page) to @node; with @node < 0 only ask where they are.
- * Stores each page's status (node or -errno) in @status; returns the
- * number of pages found on @node, or on any node when asking.
+ * holes have no page) to @node, shared pages too; with @node < 0 only ask
+ * where they are.  Stores each page's status (node or -errno) in @status.
  */
-static size_t move(char *addr, size_t npages, const uint32_t *gen, int node,
-		   int *status)
+static void move_pages_of(char *addr, size_t npages, const uint32_t *gen,
+			  int node, int *status)
 {
 	void **pages = calloc(npages, sizeof(*pages));
 	int *nodes = calloc(npages, sizeof(*nodes));
-	size_t n = 0, i, on = 0;
 	int *st = calloc(npages, sizeof(*st));
+	size_t n = 0, i;
 
 	if (!pages || !nodes || !st)
 		ksft_exit_fail_msg("out of memory\n");
@@ -113,20 +113,48 @@ static size_t move(char *addr, size_t npages, const uint32_t *gen, int node,
 		nodes[n++] = node;
 	}
 	if (syscall(__NR_move_pages, 0, n, pages, node < 0 ? NULL : nodes, st,
-		    node < 0 ? 0 : MPOL_MF_MOVE) < 0)
+		    node < 0 ? 0 : MPOL_MF_MOVE | MPOL_MF_MOVE_ALL) < 0)
 		ksft_exit_fail_msg("move_pages: %s\n", strerror(errno));
-	for (i = 0, n = 0; i < npages; i++) {
-		if (gen && !gen[i])
-			continue;
-		status[i] = st[n++];
-		on += node < 0 ? status[i] >= 0 : status[i] == node;
-	}
-	if (node >= 0)
-		pages_migrated += on;
+	for (i = 0, n = 0; i < npages; i++)
+		if (!gen || gen[i])
+			status[i] = st[n++];
 	free(pages);
 	free(nodes);
 	free(st);
+}
+
+/*
+ * Move the pages to @node and return how many are there afterwards.  The
+ * statuses of the move itself are not the answer: move_pages() reports
+ * an error for a page whose large folio another page of the call already
+ * isolated, and the node of every page it finds there already.  So ask
+ * again where each page is.
+ */
+static size_t move(char *addr, size_t npages, const uint32_t *gen, int node,
+		   int *status)
+{
+	size_t on = 0, i;
+
+	move_pages_of(addr, npages, gen, node, status);
+	move_pages_of(addr, npages, gen, -1, status);
+	for (i = 0; i < npages; i++)
+		on += status[i] == node;
+	pages_migrated += on;
 	return on;
+}
+
+/* The node of the first page of the region (there must be one). */
+static int node_of(char *p, const uint32_t *gen, size_t npages)
+{
+	int status[1];
+	size_t i;
+
+	for (i = 0; i < npages && gen && !gen[i]; i++)
+		;
+	move_pages_of(p + i * pb_pagesize, 1, NULL, -1, status);
+	if (status[0] < 0)
+		ksft_exit_fail_msg("page %zu: no node: %s\n", i, strerror(-status[0]));
+	return status[0];
 }
 
 struct stats {
@@ -173,14 +201,16 @@ static size_t round_trips(struct pb_ctx *c, const char *what, char *p,
 {
 	int *status = calloc(c->npages, sizeof(*status));
 	size_t want = 0, bad = 0, i, on;
-	int r, node;
+	int r, k, node, home = node_of(p, gen, c->npages);
 
 	if (!status)
 		ksft_exit_fail_msg("out of memory\n");
 	for (i = 0; i < c->npages; i++)
 		want += !gen || gen[i];
+	/* To the other node and back: every move is a migration. */
 	for (r = 0; r < rounds; r++) {
-		for (node = 1; node >= 0; node--) {
+		for (k = 1; k >= 0; k--) {
+			node = k ? !home : home;
 			on = move(p, c->npages, gen, node, status);
 			if (on != want) {
 				ksft_print_msg("%s: round %d: %zu of %zu pages on node %d\n",
@@ -427,7 +457,7 @@ static enum pb_result test_pinned(struct pb_ctx *c)
 	size_t nf = c->npages / c->ppf, bad = 0, i, on;
 	int fd = open("/sys/kernel/debug/gup_test", O_RDWR);
 	uint64_t *pm;
-	int *status;
+	int *status, node;
 	uint32_t *gen;
 	char *p;
 
@@ -452,7 +482,8 @@ static enum pb_result test_pinned(struct pb_ctx *c)
 	if (ioctl(fd, PIN_LONGTERM_TEST_START, &pin))
 		ksft_exit_fail_msg("PIN_LONGTERM_TEST_START: %s\n", strerror(errno));
 
-	on = move(p, c->npages, NULL, 1, status);
+	node = !node_of(p, NULL, c->npages);
+	on = move(p, c->npages, NULL, node, status);
 	if (pb_pagemap(c->pm, p, c->npages, pm))
 		ksft_exit_fail_msg("pagemap: %s\n", strerror(errno));
 	for (i = 0; i < c->npages; i++) {
@@ -461,20 +492,20 @@ static enum pb_result test_pinned(struct pb_ctx *c)
 		if (!(pm[i] & PM_PRESENT) && bad++ < 8)
 			ksft_print_msg("pinned: page %zu not mapped (%#llx)\n", i,
 				       (unsigned long long)pm[i]);
-		if (pinned ? status[i] == 1 : status[i] != 1) {
+		if (pinned ? status[i] == node : status[i] != node) {
 			if (bad++ < 8)
 				ksft_print_msg("pinned: page %zu (%s folio): status %d\n",
 					       i, pinned ? "pinned" : "unpinned",
 					       status[i]);
 		}
 	}
-	ksft_print_msg("pinned: %zu of %zu pages moved with folio 1 pinned\n",
-		       on, c->npages);
+	ksft_print_msg("pinned: %zu of %zu pages moved to node %d with folio 1 pinned\n",
+		       on, c->npages, node);
 	bad += verify("pinned", p, c->npages, gen);
 	if (ioctl(fd, PIN_LONGTERM_TEST_STOP))
 		ksft_exit_fail_msg("PIN_LONGTERM_TEST_STOP: %s\n", strerror(errno));
 	close(fd);
-	if (move(p, c->npages, NULL, 1, status) != c->npages) {
+	if (move(p, c->npages, NULL, node, status) != c->npages) {
 		ksft_print_msg("pinned: not all pages moved after unpinning\n");
 		bad++;
 	}
@@ -561,7 +592,7 @@ int main(int argc, char **argv)
 	bool want[NR_TESTS] = { 0 }, named = false;
 	int sizes[PB_MAX_SIZES + 1], nsizes, req[PB_MAX_SIZES], nreq = 0;
 	int nall, opt, i;
-	int status = 0;
+	int status = 0, home;
 	size_t t;
 	char *probe;
 
@@ -599,8 +630,9 @@ int main(int argc, char **argv)
 	if (!probe)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
 	probe[0] = 1;
-	if (syscall(__NR_move_pages, 0, 1, (void **)&probe, (int[]){ 1 },
-		    &status, MPOL_MF_MOVE) || status != 1)
+	home = node_of(probe, NULL, 1);
+	if (syscall(__NR_move_pages, 0, 1, (void **)&probe, (int[]){ !home },
+		    &status, MPOL_MF_MOVE) || status != !home)
 		ksft_exit_skip("no second NUMA node to migrate to (status %d, %s)\n",
 			       status, strerror(errno));
 	munmap(probe, pb_pagesize);
