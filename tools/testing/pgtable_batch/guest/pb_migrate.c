@@ -487,8 +487,14 @@ static enum pb_result test_pinned(struct pb_ctx *c)
 	if (ioctl(fd, PIN_LONGTERM_TEST_START, &pin))
 		ksft_exit_fail_msg("PIN_LONGTERM_TEST_START: %s\n", strerror(errno));
 
+	/*
+	 * One folio per call: move_pages() gives up at the first folio it
+	 * fails to migrate.
+	 */
 	node = !node_of(p, NULL, c->npages);
-	on = move(p, c->npages, NULL, node, status);
+	for (i = 0, on = 0; i < nf; i++)
+		on += move(p + i * c->fsz, c->ppf, NULL, node,
+			   status + i * c->ppf);
 	if (pb_pagemap(c->pm, p, c->npages, pm))
 		ksft_exit_fail_msg("pagemap: %s\n", strerror(errno));
 	for (i = 0; i < c->npages; i++) {
