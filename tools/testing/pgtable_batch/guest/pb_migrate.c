@@ -223,7 +223,10 @@ static size_t round_trips(struct pb_ctx *c, const char *what, char *p,
 	return bad;
 }
 
-/* The large folios of the region must all still be there. */
+/*
+ * The large folios of the region must all still be there: no split since
+ * @a, and nr_anon up by @folios (those allocated since @a).
+ */
 static size_t folios_intact(struct pb_ctx *c, const char *what, struct stats *a,
 			    size_t folios)
 {
@@ -365,6 +368,7 @@ static enum pb_result test_mixed(struct pb_ctx *c)
 	stats_get(c, &st);
 	bad += round_trips(c, "mixed", p, NULL, 2);
 	stats_report(c, "mixed", &st);
+	bad += folios_intact(c, "mixed", &st, 0);	/* counted in st */
 	bad += verify("mixed", p, c->npages, gen);
 
 	pid = fork();
@@ -410,6 +414,7 @@ static enum pb_result test_readonly(struct pb_ctx *c)
 			ksft_exit_fail_msg("mprotect: %s\n", strerror(errno));
 	bad += round_trips(c, "readonly", p, NULL, 2);
 	stats_report(c, "readonly", &st);
+	bad += folios_intact(c, "readonly", &st, 0);	/* counted in st */
 	bad += verify("readonly", p, c->npages, gen);
 	if (mprotect(p, c->len, PROT_READ | PROT_WRITE))
 		ksft_exit_fail_msg("mprotect: %s\n", strerror(errno));
