@@ -60,6 +60,12 @@ tsc_khz() {	# the host's TSC frequency in kHz, or nothing off x86
 	"$bin"
 }
 
+mem_half() {	# half of MEM (e.g. 2G), in MiB
+	local m=${MEM%[GgMm]}
+	case $MEM in *[Gg]) m=$((m * 1024)) ;; esac
+	echo "$((m / 2))M"
+}
+
 boot() {	# accel plan log timeout
 	local accel=$1 plan=$2 log=$3 t=$4 cmd console kunit= extra= khz
 	# The x86_64 kernels have no ACPI: they find the CPUs in SeaBIOS's MP
@@ -85,6 +91,17 @@ boot() {	# accel plan log timeout
 		fi
 	fi
 	mapfile -t cmd < <(qemu_cmd "$accel")
+	# Two NUMA nodes, half the memory each, the CPUs on node 0: arm64
+	# reads them from the device tree QEMU builds; the x86_64 kernels
+	# have no ACPI to read QEMU's SRAT from and split their memory in two
+	# with NUMA emulation instead.
+	case $ARCH in
+	x86_64) extra+=" numa=fake=2" ;;
+	arm64)	cmd+=(-object "memory-backend-ram,id=pbm0,size=$(mem_half)"
+		      -object "memory-backend-ram,id=pbm1,size=$(mem_half)"
+		      -numa "node,nodeid=0,cpus=0-$((${smp%%,*} - 1)),memdev=pbm0"
+		      -numa "node,nodeid=1,memdev=pbm1") ;;
+	esac
 	[ -n "$icount" ] && cmd+=(-icount "shift=$icount,align=off,sleep=off")
 	[ -n "${PB_GDB:-}" ] && cmd+=(-gdb "tcp:127.0.0.1:$PB_GDB") && extra+=" nokaslr"
 	timeout -k 5 "$t" "${cmd[@]}" -smp "$smp" -m "$MEM" -nographic -monitor none \

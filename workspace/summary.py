@@ -101,16 +101,21 @@ def arch_lines(arch, variant, saved):
     else:
         res.append("  KUnit             no suite result in the log")
     pr = c["progs"]
-    verified = sum(pr.get(p, {}).get("bytes_verified", 0)
-                   for p in ("pb_integrity", "pb_stress", "faultinject"))
-    mism = sum(pr.get(p, {}).get("mismatches", 0)
-               for p in ("pb_integrity", "pb_stress", "faultinject"))
-    res.append("  data integrity    %s verified, %d mismatches (integrity %s, stress %s, "
-               "under fault injection %s)" % (
+    progs = ("pb_integrity", "pb_migrate", "pb_stress", "faultinject")
+    verified = sum(pr.get(p, {}).get("bytes_verified", 0) for p in progs)
+    mism = sum(pr.get(p, {}).get("mismatches", 0) for p in progs)
+    res.append("  data integrity    %s verified, %d mismatches (swap %s, migration %s, "
+               "stress %s, under fault injection %s)" % (
                    size(verified), mism,
                    size(pr.get("pb_integrity", {}).get("bytes_verified", 0)),
+                   size(pr.get("pb_migrate", {}).get("bytes_verified", 0)),
                    size(pr.get("pb_stress", {}).get("bytes_verified", 0)),
                    size(pr.get("faultinject", {}).get("bytes_verified", 0))))
+    if "pb_migrate" in pr:
+        res.append("  migration         %d pages migrated, %d large folios split" % (
+            pr["pb_migrate"].get("pages_migrated", 0), pr["pb_migrate"].get("splits", 0)))
+    else:
+        res.append("  migration         did not run")
     if c["fi_skip"]:
         res.append("  faults injected   none, skipped: %s" % c["fi_skip"])
     elif "faultinject" in pr:

@@ -164,6 +164,8 @@ PB-BEGIN plan=check kernel=7.3.4 arch=x86_64 cpus=2
 # check: integrity: rc=0 95 s
 # SUMMARY prog=pb_integrity bytes_verified=1048576 swpouts=1 swapped_pages=16 mismatches=0
 # check: smallswap: rc=0 12 s
+# SUMMARY prog=pb_migrate bytes_verified=1048576 pages_migrated=4096 splits=0 mismatches=0
+# check: migrate: rc=0 30 s
 # SUMMARY prog=pb_stress secs=20 bytes_verified=2097152 mismatches=2 forks=3
 # check: stress: rc=1 24 s
 # SUMMARY prog=faultinject injected=812 probability=10 bytes_verified=4194304 mismatches=0
@@ -189,7 +191,7 @@ class Summary(Dirs):
         self.assertEqual(c["kunit"], [("pgtable_batch", 23, 0, 1)])
         self.assertEqual(c["progs"]["pb_integrity"]["bytes_verified"], 2 << 20)
         self.assertEqual(c["progs"]["faultinject"]["injected"], 812)
-        self.assertEqual(c["steps"][2], ("stress", 1, 24))
+        self.assertEqual(c["steps"][3], ("stress", 1, 24))
         self.assertEqual(c["end"], "1")
 
     def test_the_summary_of_a_run(self):
@@ -218,10 +220,12 @@ class Summary(Dirs):
             summary.main(["--arches", "x86_64 arm64", "--since", str(now - 3600)])
         text = out.getvalue()
         for want in ("KUnit pgtable_batch 23 passed, 0 failed, 1 skipped",
-                     "data integrity    8.0 MiB verified, 2 mismatches",
+                     "data integrity    9.0 MiB verified, 2 mismatches (swap 2.0 MiB, "
+                     "migration 1.0 MiB",
+                     "migration         4096 pages migrated, 0 large folios split",
                      "faults injected   812 swap dup failures",
                      "check plan        FAILED (PB-END rc=1): integrity 1:35, "
-                     "smallswap 0:12, stress 0:24 rc=1, faultinject 1:20",
+                     "smallswap 0:12, migrate 0:30, stress 0:24 rc=1, faultinject 1:20",
                      "mm selftests      2 tests, 680 passed, 26 skipped, 1 failed",
                      "vs vanilla:     cow: pass=639 skip=1 fail=0, vanilla pass=640",
                      "vs vanilla:     cow matched vanilla on the second boot\n  guest boots",
@@ -232,7 +236,7 @@ class Summary(Dirs):
                      "total: 1:00:"):
             self.assertIn(want, text)
         self.assertNotIn("tree", text)	# a step of an earlier run
-        self.assertLessEqual(len(text.splitlines()), 24)
+        self.assertLessEqual(len(text.splitlines()), 25)
 
 
 if __name__ == "__main__":

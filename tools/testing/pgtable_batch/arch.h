@@ -99,6 +99,9 @@ struct pb_arch {
 
 	/* pte_move_softleaf_offset() of include/linux/pgtable_batch.h. */
 	uint64_t (*move_softleaf_offset)(uint64_t pte, long delta);
+	/* softleaf_pte_batch() of include/linux/pgtable_batch.h. */
+	unsigned int (*softleaf_pte_batch)(unsigned int idx, uint64_t pte,
+					   unsigned int max_nr);
 
 	/* Single-PTE operations used to build test states. */
 	void (*set_pte_at)(unsigned int idx, uint64_t pte);

@@ -210,6 +210,12 @@ static uint64_t k_move_softleaf_offset(uint64_t pte, long delta)
 	return pte_val(pte_move_softleaf_offset(__pte(pte), delta));
 }
 
+static unsigned int k_softleaf_pte_batch(unsigned int idx, uint64_t pte,
+					 unsigned int max_nr)
+{
+	return softleaf_pte_batch(ptep_of(idx), __pte(pte), max_nr);
+}
+
 /*
  * The per-PTE loops: the definitions the batched helpers are held to, as
  * include/linux/pgtable.h writes them for an architecture without
@@ -410,6 +416,7 @@ const struct pb_arch PB_ARCH = {
 	.ref_clear_flush_young_ptes = ref_clear_flush_young_ptes,
 
 	.move_softleaf_offset = k_move_softleaf_offset,
+	.softleaf_pte_batch = k_softleaf_pte_batch,
 	.set_pte_at = k_set_pte_at,
 
 	.tlb_reset = k_tlb_reset,

@@ -186,6 +186,86 @@ static unsigned long read_ul(const char *path)
 	return strtoul(buf, NULL, 0);
 }
 
+int pb_test_sizes(int *sizes, const int *req, int nreq, int *offered)
+{
+	int all[PB_MAX_SIZES], nall, n = 0, i, r;
+
+	nall = pb_mthp_sizes(all, PB_MAX_SIZES);
+	if (offered)
+		*offered = nall;
+	sizes[n++] = 4;
+	for (i = 0; i < nall; i++)
+		if (all[i] >= 16 && all[i] <= 1024)
+			sizes[n++] = all[i];
+	if (nreq) {
+		int m = 0;
+
+		for (i = 0; i < n; i++)
+			for (r = 0; r < nreq; r++)
+				if (req[r] == sizes[i])
+					sizes[m++] = sizes[i];
+		n = m;
+	}
+	return n;
+}
+
+char *pb_region(const struct pb_ctx *c)
+{
+	char *p = pb_mmap_aligned(c->len, c->fsz, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1);
+
+	if (!p) {
+		perror("mmap");
+		exit(1);
+	}
+	return p;
+}
+
+uint32_t *pb_gens(const struct pb_ctx *c)
+{
+	uint32_t *g = calloc(c->npages, sizeof(*g));
+
+	if (!g) {
+		perror("calloc");
+		exit(1);
+	}
+	return g;
+}
+
+bool pb_size_opt(int opt, const char *arg, int *req, int *nreq,
+		 size_t *region_mib)
+{
+	if (opt == 's') {
+		if (*nreq < PB_MAX_SIZES)
+			req[(*nreq)++] = atoi(arg);
+		return true;
+	}
+	if (opt == 'm') {
+		*region_mib = strtoul(arg, NULL, 0);
+		return true;
+	}
+	return false;
+}
+
+void pb_ctx_init(struct pb_ctx *c, int kb, size_t region_mib)
+{
+	c->kb = kb;
+	c->fsz = (size_t)kb * 1024;
+	if (c->fsz < pb_pagesize)
+		c->fsz = pb_pagesize;
+	c->ppf = c->fsz / pb_pagesize;
+	c->len = region_mib << 20;
+	if (c->len < 8 * c->fsz)
+		c->len = 8 * c->fsz;
+	c->len -= c->len % c->fsz;
+	c->npages = c->len / pb_pagesize;
+	c->pm = pb_pagemap_open();
+	if (c->pm < 0) {
+		perror("pagemap");
+		exit(1);
+	}
+}
+
 unsigned long pb_mthp_stat(int kb, const char *name)
 {
 	char path[128];

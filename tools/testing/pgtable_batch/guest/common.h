@@ -78,6 +78,49 @@ int pb_pagemap(int fd, const void *addr, size_t n, uint64_t *out);
 /* Count of pages in [addr, addr + n pages) whose entry has all @bits set. */
 size_t pb_pagemap_count(int fd, const void *addr, size_t n, uint64_t bits);
 
+/*
+ * The folio sizes in kB a test program runs through: 4 (order-0), then
+ * every anonymous mTHP size from 16K to 1M the kernel offers, or only
+ * those among @req[0..@nreq-1] if @nreq.  Returns the count (at most
+ * PB_MAX_SIZES + 1); *@offered gets the number of sizes offered.
+ */
+int pb_test_sizes(int *sizes, const int *req, int nreq, int *offered);
+
+/* The region a test case works on, for one folio size. */
+struct pb_ctx {
+	int kb;			/* folio size in kB, 4 for order-0 */
+	size_t fsz;		/* folio size in bytes */
+	size_t ppf;		/* pages per folio */
+	size_t len;		/* region length */
+	size_t npages;
+	int pm;			/* pagemap fd */
+};
+
+/*
+ * @region_mib MiB, at least 8 folios of @kb kB, whole folios; opens the
+ * pagemap (exits on failure).
+ */
+void pb_ctx_init(struct pb_ctx *c, int kb, size_t region_mib);
+
+/* The outcome of one case of a program that runs its cases per size. */
+enum pb_result { PB_PASS, PB_FAIL, PB_SKIP };
+
+
+/*
+ * The options every such program takes: -s size_kb (repeatable, into
+ * @req[*@nreq]) and -m region_mib.  Returns false for any other option.
+ */
+bool pb_size_opt(int opt, const char *arg, int *req, int *nreq,
+		 size_t *region_mib);
+
+/*
+ * A private anonymous read-write mapping of the case's region, aligned to
+ * its folio size, and one zeroed generation counter per page of it (both
+ * exit on failure).
+ */
+char *pb_region(const struct pb_ctx *c);
+uint32_t *pb_gens(const struct pb_ctx *c);
+
 /* mmap @len bytes aligned to @align. */
 void *pb_mmap_aligned(size_t len, size_t align, int prot, int flags, int fd);
 
@@ -93,5 +136,24 @@ void pb_page_describe(const void *page, char *buf, size_t len);
 
 /* Nanoseconds from CLOCK_MONOTONIC. */
 uint64_t pb_now_ns(void);
+
+#ifdef KSFT_PASS
+/*
+ * Print the case's time since @t0_ns and its KTAP result line.  Inline:
+ * kselftest.h keeps its counters per program file, so this must run in
+ * the one that calls ksft_finished().
+ */
+static inline void pb_case_report(const char *name, int kb, enum pb_result r,
+				  uint64_t t0_ns)
+{
+	ksft_print_msg("%s %dkB: %.2f s\n", name, kb, (pb_now_ns() - t0_ns) / 1e9);
+	if (r == PB_PASS)
+		ksft_test_result_pass("%s %dkB\n", name, kb);
+	else if (r == PB_FAIL)
+		ksft_test_result_fail("%s %dkB\n", name, kb);
+	else
+		ksft_test_result_skip("%s %dkB\n", name, kb);
+}
+#endif
 
 #endif /* PB_GUEST_COMMON_H */

@@ -40,17 +40,6 @@
 #include "kselftest.h"
 #include "common.h"
 
-struct ctx {
-	int kb;			/* folio size in kB, 4 for order-0 */
-	size_t fsz;		/* folio size in bytes */
-	size_t ppf;		/* pages per folio */
-	size_t len;		/* region length */
-	size_t npages;
-	int pm;			/* pagemap fd */
-};
-
-enum result { PASS, FAIL, SKIP };
-
 static unsigned long long bytes_verified, total_mismatches;
 static long pswpout_start;
 static unsigned long long pages_seen_swapped;
@@ -69,7 +58,7 @@ static void pageout(void *addr, size_t len)
  * unmap); drain those and retry on the pages still present.  Returns the
  * number of pages swapped out.
  */
-static size_t pageout_all(struct ctx *c, char *addr, size_t npages)
+static size_t pageout_all(struct pb_ctx *c, char *addr, size_t npages)
 {
 	size_t swapped = 0, i;
 	int pass;
@@ -138,7 +127,7 @@ struct stats {
 	unsigned long alloc, swpout, fallback;
 };
 
-static void stats_get(struct ctx *c, struct stats *s)
+static void stats_get(struct pb_ctx *c, struct stats *s)
 {
 	if (c->kb == 4) {
 		memset(s, 0, sizeof(*s));
@@ -149,7 +138,7 @@ static void stats_get(struct ctx *c, struct stats *s)
 	s->fallback = pb_mthp_stat(c->kb, "swpout_fallback");
 }
 
-static void stats_report(struct ctx *c, const char *what, struct stats *a)
+static void stats_report(struct pb_ctx *c, const char *what, struct stats *a)
 {
 	struct stats b;
 
@@ -162,25 +151,6 @@ static void stats_report(struct ctx *c, const char *what, struct stats *a)
 		       b.swpout - a->swpout, b.fallback - a->fallback);
 }
 
-static char *region(struct ctx *c)
-{
-	char *p = pb_mmap_aligned(c->len, c->fsz, PROT_READ | PROT_WRITE,
-				  MAP_PRIVATE | MAP_ANONYMOUS, -1);
-
-	if (!p)
-		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
-	return p;
-}
-
-static uint32_t *gens(struct ctx *c)
-{
-	uint32_t *g = calloc(c->npages, sizeof(*g));
-
-	if (!g)
-		ksft_exit_fail_msg("out of memory\n");
-	return g;
-}
-
 static bool swapped_all(const char *what, size_t swapped, size_t npages)
 {
 	if (swapped == npages)
@@ -191,10 +161,10 @@ static bool swapped_all(const char *what, size_t swapped, size_t npages)
 }
 
 /* Fill, swap out, read back. */
-static enum result test_basic(struct ctx *c)
+static enum pb_result test_basic(struct pb_ctx *c)
 {
-	char *p = region(c);
-	uint32_t *gen = gens(c);
+	char *p = pb_region(c);
+	uint32_t *gen = pb_gens(c);
 	struct stats st;
 	size_t swapped, bad;
 
@@ -205,7 +175,7 @@ static enum result test_basic(struct ctx *c)
 	bad = verify("basic", p, c->npages, 0, gen);
 	munmap(p, c->len);
 	free(gen);
-	return !bad && swapped_all("basic", swapped, c->npages) ? PASS : FAIL;
+	return !bad && swapped_all("basic", swapped, c->npages) ? PB_PASS : PB_FAIL;
 }
 
 /*
@@ -213,10 +183,10 @@ static enum result test_basic(struct ctx *c)
  * gone, rewriting one page per folio leaves folios in which one page is
  * AnonExclusive (reused) or replaced (copied) and the others are not.
  */
-static enum result test_fork(struct ctx *c)
+static enum pb_result test_fork(struct pb_ctx *c)
 {
-	char *p = region(c);
-	uint32_t *gen = gens(c);
+	char *p = pb_region(c);
+	uint32_t *gen = pb_gens(c);
 	struct stats st;
 	size_t swapped, bad, f;
 	int status;
@@ -244,9 +214,9 @@ static enum result test_fork(struct ctx *c)
 	free(gen);
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		ksft_print_msg("fork: child saw wrong data\n");
-		return FAIL;
+		return PB_FAIL;
 	}
-	return !bad && swapped_all("fork", swapped, c->npages) ? PASS : FAIL;
+	return !bad && swapped_all("fork", swapped, c->npages) ? PB_PASS : PB_FAIL;
 }
 
 /*
@@ -255,13 +225,13 @@ static enum result test_fork(struct ctx *c)
  * back (swap-in of a half-mapped folio's entries), then swap out and check
  * again with each folio split over two VMAs.
  */
-static enum result test_mremap(struct ctx *c)
+static enum pb_result test_mremap(struct pb_ctx *c)
 {
 	size_t unit = c->ppf > 1 ? c->ppf : 2, half = unit / 2;
 	size_t ubytes = unit * pb_pagesize, hbytes = half * pb_pagesize;
 	size_t nunits = c->npages / unit, u, swapped = 0, bad = 0, rest;
-	char *p = region(c), *q;
-	uint32_t *gen = gens(c);
+	char *p = pb_region(c), *q;
+	uint32_t *gen = pb_gens(c);
 	struct stats st;
 
 	q = pb_mmap_aligned(c->len, c->fsz, PROT_NONE,
@@ -308,7 +278,7 @@ static enum result test_mremap(struct ctx *c)
 	munmap(p, c->len);
 	munmap(q, c->len);
 	free(gen);
-	return bad ? FAIL : PASS;
+	return bad ? PB_FAIL : PB_PASS;
 }
 
 /* --- userfaultfd write-protect ------------------------------------------- */
@@ -379,7 +349,7 @@ static int uffd_wp_range(int uffd, void *addr, size_t len, bool on)
  * are.  MADV_PAGEOUT splits a folio whose PTEs differ in uffd-wp, so only
  * the uniform folios reach reclaim as large folios.
  */
-static bool wp_expected(struct ctx *c, size_t i)
+static bool wp_expected(struct pb_ctx *c, size_t i)
 {
 	size_t f = i / c->ppf;
 
@@ -390,8 +360,8 @@ static bool wp_expected(struct ctx *c, size_t i)
 	return f % 4 != 3;
 }
 
-static size_t check_bits(struct ctx *c, const char *what, const char *p,
-			 uint64_t bit, bool (*expect)(struct ctx *, size_t))
+static size_t check_bits(struct pb_ctx *c, const char *what, const char *p,
+			 uint64_t bit, bool (*expect)(struct pb_ctx *, size_t))
 {
 	uint64_t *pm = calloc(c->npages, sizeof(*pm));
 	size_t i, bad = 0;
@@ -412,7 +382,7 @@ static size_t check_bits(struct ctx *c, const char *what, const char *p,
 	return bad;
 }
 
-static enum result uffd_wp(struct ctx *c, bool shmem)
+static enum pb_result uffd_wp(struct pb_ctx *c, bool shmem)
 {
 	const char *name = shmem ? "uffd-wp shmem" : "uffd-wp anon";
 	uint64_t features = UFFD_FEATURE_PAGEFAULT_FLAG_WP |
@@ -420,7 +390,7 @@ static enum result uffd_wp(struct ctx *c, bool shmem)
 	struct uffdio_register reg = { 0 };
 	struct uffd_handler h = { 0 };
 	size_t bad = 0, i, expect_faults = 0, swapped;
-	uint32_t *gen = gens(c);
+	uint32_t *gen = pb_gens(c);
 	struct stats st;
 	pthread_t thr;
 	char *p;
@@ -429,7 +399,7 @@ static enum result uffd_wp(struct ctx *c, bool shmem)
 	if (h.uffd < 0) {
 		ksft_print_msg("%s: userfaultfd with wp: %s\n", name, strerror(errno));
 		free(gen);
-		return SKIP;
+		return PB_SKIP;
 	}
 	p = pb_mmap_aligned(c->len, c->fsz, PROT_READ | PROT_WRITE,
 			    (shmem ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS, -1);
@@ -446,7 +416,7 @@ static enum result uffd_wp(struct ctx *c, bool shmem)
 		munmap(p, c->len);
 		close(h.uffd);
 		free(gen);
-		return SKIP;
+		return PB_SKIP;
 	}
 	if (uffd_wp_range(h.uffd, p, c->len, true))
 		ksft_exit_fail_msg("UFFDIO_WRITEPROTECT: %s\n", strerror(errno));
@@ -492,32 +462,32 @@ static enum result uffd_wp(struct ctx *c, bool shmem)
 	munmap(p, c->len);
 	close(h.uffd);
 	free(gen);
-	return bad ? FAIL : PASS;
+	return bad ? PB_FAIL : PB_PASS;
 }
 
-static enum result test_uffd_anon(struct ctx *c)
+static enum pb_result test_uffd_anon(struct pb_ctx *c)
 {
 	return uffd_wp(c, false);
 }
 
-static enum result test_uffd_shmem(struct ctx *c)
+static enum pb_result test_uffd_shmem(struct pb_ctx *c)
 {
 	int kb = c->kb;
 
 	/* Large shmem folios need the shmem_enabled knob of the size. */
 	if (kb != 4 && pb_mthp_set(&kb, 1, true))
-		return SKIP;
+		return PB_SKIP;
 	return uffd_wp(c, true);
 }
 
 /* --- soft-dirty ------------------------------------------------------------ */
 
-static bool sd_expected(struct ctx *c, size_t i)
+static bool sd_expected(struct pb_ctx *c, size_t i)
 {
 	return i % 3 == 0 || i % c->ppf == 1;
 }
 
-static bool soft_dirty_works(struct ctx *c)
+static bool soft_dirty_works(struct pb_ctx *c)
 {
 	char *p = mmap(NULL, pb_pagesize, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -535,7 +505,7 @@ static bool soft_dirty_works(struct ctx *c)
 	return ok;
 }
 
-static enum result test_soft_dirty(struct ctx *c)
+static enum pb_result test_soft_dirty(struct pb_ctx *c)
 {
 	uint32_t *gen;
 	struct stats st;
@@ -544,9 +514,9 @@ static enum result test_soft_dirty(struct ctx *c)
 	char *p;
 
 	if (!soft_dirty_works(c))
-		return SKIP;
-	p = region(c);
-	gen = gens(c);
+		return PB_SKIP;
+	p = pb_region(c);
+	gen = pb_gens(c);
 	stats_get(c, &st);
 	fill(p, c->npages, 0, gen, 1);
 	if (pb_clear_soft_dirty())
@@ -576,7 +546,7 @@ static enum result test_soft_dirty(struct ctx *c)
 	free(pm);
 	munmap(p, c->len);
 	free(gen);
-	return bad ? FAIL : PASS;
+	return bad ? PB_FAIL : PB_PASS;
 }
 
 /* --- swapoff ------------------------------------------------------------- */
@@ -593,7 +563,7 @@ static bool swap_balanced(const char *what)
 }
 
 /* swapoff with the region swapped out, check, swapon again. */
-static enum result test_swapoff(struct ctx *c)
+static enum pb_result test_swapoff(struct pb_ctx *c)
 {
 	const char *dev = pb_swap_dev();
 	char devpath[128];
@@ -603,10 +573,10 @@ static enum result test_swapoff(struct ctx *c)
 	char *p;
 
 	if (!dev)
-		return SKIP;
+		return PB_SKIP;
 	snprintf(devpath, sizeof(devpath), "%s", dev);
-	p = region(c);
-	gen = gens(c);
+	p = pb_region(c);
+	gen = pb_gens(c);
 	fill(p, c->npages, 0, gen, 1);
 	swapped = pageout_all(c, p, c->npages);
 	if (!swapped_all("swapoff", swapped, c->npages))
@@ -631,7 +601,7 @@ static enum result test_swapoff(struct ctx *c)
 		if (!swap_balanced("swapoff"))
 			bad++;
 	}
-	return bad ? FAIL : PASS;
+	return bad ? PB_FAIL : PB_PASS;
 }
 
 /* --- GUP references and pins --------------------------------------------- */
@@ -657,7 +627,7 @@ static int io_uring_pin(void *addr, size_t len)
  * (io_uring fixed buffer), swap the region out and check the data, the pipe
  * contents and that the pinned folio stayed mapped.
  */
-static enum result test_gup(struct ctx *c)
+static enum pb_result test_gup(struct pb_ctx *c)
 {
 	size_t npin = c->ppf > 4 ? c->ppf / 4 : 1, off = c->ppf / 2;
 	size_t nf = c->npages / c->ppf, bad = 0, i, swapped;
@@ -669,11 +639,11 @@ static enum result test_gup(struct ctx *c)
 	struct stats st;
 
 	if (nf < 4)
-		return SKIP;
+		return PB_SKIP;
 	if (npin > 16)
 		npin = 16;
-	p = region(c);
-	gen = gens(c);
+	p = pb_region(c);
+	gen = pb_gens(c);
 	stats_get(c, &st);
 	fill(p, c->npages, 0, gen, 1);
 	spl = p + (1 * c->ppf + off) * pb_pagesize;
@@ -731,7 +701,7 @@ static enum result test_gup(struct ctx *c)
 		close(ring);
 	munmap(p, c->len);
 	free(gen);
-	return bad ? FAIL : PASS;
+	return bad ? PB_FAIL : PB_PASS;
 }
 
 /* --- swap too small ------------------------------------------------------- */
@@ -741,7 +711,7 @@ static enum result test_gup(struct ctx *c)
  * then fails to allocate: every page must still read back intact, and after
  * munmap() SwapFree returns to where it started and swapoff succeeds.
  */
-static enum result test_smallswap(struct ctx *c)
+static enum pb_result test_smallswap(struct pb_ctx *c)
 {
 	long total = pb_meminfo("SwapTotal"), start = pb_meminfo("SwapFree");
 	const char *dev = pb_swap_dev();
@@ -754,7 +724,7 @@ static enum result test_smallswap(struct ctx *c)
 	int i, err;
 
 	if (!dev || total <= 0 || total > 64 * 1024)
-		return SKIP;
+		return PB_SKIP;
 	snprintf(devpath, sizeof(devpath), "%s", dev);
 	len = (size_t)total * 1024 * 3;
 	len -= len % c->fsz;
@@ -797,21 +767,21 @@ static enum result test_smallswap(struct ctx *c)
 	if (err) {
 		ksft_print_msg("smallswap: swapoff %s: %s\n", devpath,
 			       err < 0 ? "did not finish in 60 s" : strerror(err));
-		return FAIL;
+		return PB_FAIL;
 	}
 	err = pb_swapon(devpath);
 	if (err)
 		ksft_exit_fail_msg("swapon %s: %s\n", devpath, strerror(err));
 	if (!swap_balanced("smallswap"))
 		bad++;
-	return bad ? FAIL : PASS;
+	return bad ? PB_FAIL : PB_PASS;
 }
 
 /* ------------------------------------------------------------------------- */
 
 struct test {
 	const char *name;
-	enum result (*fn)(struct ctx *c);
+	enum pb_result (*fn)(struct pb_ctx *c);
 	bool by_default;
 };
 
@@ -845,13 +815,15 @@ static void print_help(void)
 int main(int argc, char **argv)
 {
 	bool want[NR_TESTS] = { 0 }, named = false;
-	int sizes[PB_MAX_SIZES + 1], nsizes = 0, req[PB_MAX_SIZES], nreq = 0;
-	int all[PB_MAX_SIZES], nall, opt, s, i;
+	int sizes[PB_MAX_SIZES + 1], nsizes, req[PB_MAX_SIZES], nreq = 0;
+	int nall, opt, i;
 	size_t t;
 	bool have_swap;
 
 	pb_init();
 	while ((opt = getopt(argc, argv, "t:s:m:r:")) != -1) {
+		if (pb_size_opt(opt, optarg, req, &nreq, &region_mib))
+			continue;
 		switch (opt) {
 		case 't':
 			for (t = 0; t < NR_TESTS; t++)
@@ -861,13 +833,6 @@ int main(int argc, char **argv)
 				print_help();
 			want[t] = true;
 			named = true;
-			break;
-		case 's':
-			if (nreq < PB_MAX_SIZES)
-				req[nreq++] = atoi(optarg);
-			break;
-		case 'm':
-			region_mib = strtoul(optarg, NULL, 0);
 			break;
 		case 'r':
 			pageout_passes = atoi(optarg);
@@ -882,20 +847,7 @@ int main(int argc, char **argv)
 		want[t] = tests[t].by_default;
 
 	/* 4K (order-0), then every offered mTHP size from 16K to 1M. */
-	nall = pb_mthp_sizes(all, PB_MAX_SIZES);
-	sizes[nsizes++] = 4;
-	for (i = 0; i < nall; i++)
-		if (all[i] >= 16 && all[i] <= 1024)
-			sizes[nsizes++] = all[i];
-	if (nreq) {
-		int n = 0;
-
-		for (i = 0; i < nsizes; i++)
-			for (s = 0; s < nreq; s++)
-				if (req[s] == sizes[i])
-					sizes[n++] = sizes[i];
-		nsizes = n;
-	}
+	nsizes = pb_test_sizes(sizes, req, nreq, &nall);
 
 	ksft_print_header();
 	for (t = 0, i = 0; t < NR_TESTS; t++)
@@ -910,25 +862,14 @@ int main(int argc, char **argv)
 	pswpout_start = pb_vmstat("pswpout");
 
 	for (i = 0; i < nsizes; i++) {
-		struct ctx c = { .kb = sizes[i] };
+		struct pb_ctx c;
 		int kb = sizes[i];
 		bool set_ok = have_swap && !pb_mthp_set(&kb, kb == 4 ? 0 : 1, false);
 
-		c.fsz = (size_t)kb * 1024;
-		if (c.fsz < pb_pagesize)
-			c.fsz = pb_pagesize;
-		c.ppf = c.fsz / pb_pagesize;
-		c.len = region_mib << 20;
-		if (c.len < 8 * c.fsz)
-			c.len = 8 * c.fsz;
-		c.len -= c.len % c.fsz;
-		c.npages = c.len / pb_pagesize;
-		c.pm = pb_pagemap_open();
-		if (c.pm < 0)
-			ksft_exit_fail_msg("pagemap: %s\n", strerror(errno));
+		pb_ctx_init(&c, kb, region_mib);
 
 		for (t = 0; t < NR_TESTS; t++) {
-			enum result r;
+			enum pb_result r;
 			uint64_t t0;
 
 			if (!want[t])
@@ -947,14 +888,7 @@ int main(int argc, char **argv)
 			pb_mthp_set(&kb, kb == 4 ? 0 : 1, false);
 			t0 = pb_now_ns();
 			r = tests[t].fn(&c);
-			ksft_print_msg("%s %dkB: %.2f s\n", tests[t].name, kb,
-				       (pb_now_ns() - t0) / 1e9);
-			if (r == PASS)
-				ksft_test_result_pass("%s %dkB\n", tests[t].name, kb);
-			else if (r == FAIL)
-				ksft_test_result_fail("%s %dkB\n", tests[t].name, kb);
-			else
-				ksft_test_result_skip("%s %dkB\n", tests[t].name, kb);
+			pb_case_report(tests[t].name, kb, r, t0);
 		}
 		close(c.pm);
 	}

@@ -259,6 +259,53 @@ static bool tlb_check_table(unsigned int start, unsigned int nr,
 }
 
 /*
+ * The cases both replays run through: the flush at once or deferred, how
+ * the folio's blocks are folded, the folio exactly the batch or inside a
+ * larger one, the batch's offset in a block, its length, and k (the pages
+ * unmapped, or where the second run of migration entries starts).
+ */
+static const enum pb_fold tlb_folds[] = {
+	PB_FOLD_ALL, PB_FOLD_NONE, PB_FOLD_ALT,
+};
+static const unsigned int tlb_dim[] = {
+	2, ARRAY_SIZE(tlb_folds), 2, PB_BLOCK, 2 * PB_BLOCK + 1,
+	2 * PB_BLOCK + 2,
+};
+
+struct tlb_case {
+	bool deferred, exact;
+	enum pb_fold fold;
+	unsigned int start, nr, k;
+};
+
+static struct tlb_case tlb_case_of(const unsigned int *v)
+{
+	return (struct tlb_case){
+		.deferred = v[0], .fold = tlb_folds[v[1]], .exact = v[2],
+		.start = 2 * PB_BLOCK + v[3], .nr = v[4] + 1, .k = v[5],
+	};
+}
+
+/* Map the folio of a case, nothing cached yet. */
+static void tlb_case_map(const struct tlb_case *c)
+{
+	pb_clear_table();
+	if (c->exact)
+		pb_map(c->start, c->nr, c->fold, PB_PAT_MIXED);
+	else
+		pb_map(PB_BLOCK, 5 * PB_BLOCK, c->fold, PB_PAT_MIXED);
+}
+
+static void tlb_case_desc(const struct tlb_case *c, const char *end,
+			  const char *k_is, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "%s, %s flush, batch of %u PTEs from %u, %u %s, folio %s, folded %s",
+		 end, flush_name[c->deferred], c->nr, c->start, c->k, k_is,
+		 c->exact ? "exact" : "inside", fold_name[c->fold]);
+}
+
+/*
  * Every batch of 1 to 2 * PB_BLOCK + 1 PTEs at every offset of a block,
  * inside a larger folio or equal to the folio, folded or not, every k,
  * both flushes: the replay is reported as a violation exactly when
@@ -268,21 +315,14 @@ static bool tlb_check_table(unsigned int start, unsigned int nr,
 static bool tlb_run_unmap(enum tlb_end how, unsigned long *cases,
 			  unsigned long *expected)
 {
-	static const enum pb_fold folds[] = {
-		PB_FOLD_ALL, PB_FOLD_NONE, PB_FOLD_ALT,
-	};
-	const unsigned int dim[] = {
-		2, ARRAY_SIZE(folds), 2, PB_BLOCK, 2 * PB_BLOCK + 1,
-		2 * PB_BLOCK + 2,
-	};
-	unsigned int v[ARRAY_SIZE(dim)] = { 0 };
+	unsigned int v[ARRAY_SIZE(tlb_dim)] = { 0 };
 	bool folded[PB_WINDOW], shown = false;
+	char what[160];
 
 	do {
-		bool deferred = v[0], exact = v[2], want;
-		enum pb_fold fold = folds[v[1]];
-		unsigned int start = 2 * PB_BLOCK + v[3];
-		unsigned int nr = v[4] + 1, k = v[5], i;
+		struct tlb_case c = tlb_case_of(v);
+		unsigned int start = c.start, nr = c.nr, k = c.k, i;
+		bool deferred = c.deferred, want;
 
 		switch (how) {
 		case TLB_END_SWAP:
@@ -300,11 +340,7 @@ static bool tlb_run_unmap(enum tlb_end how, unsigned long *cases,
 			break;
 		}
 
-		pb_clear_table();
-		if (exact)
-			pb_map(start, nr, fold, PB_PAT_MIXED);
-		else
-			pb_map(PB_BLOCK, 5 * PB_BLOCK, fold, PB_PAT_MIXED);
+		tlb_case_map(&c);
 		for (i = 0; i < PB_WINDOW; i++)
 			folded[i] = arch->pte_valid(model_pt[i]) &&
 				    (model_pt[i] & arch->cont_bit);
@@ -317,29 +353,18 @@ static bool tlb_run_unmap(enum tlb_end how, unsigned long *cases,
 		(*cases)++;
 		*expected += want;
 
+		tlb_case_desc(&c, end_name[how], "unmapped", what, sizeof(what));
 		if (!!model_tlb.violations != want) {
-			fprintf(stderr,
-				"%s: %s, %s flush, batch of %u PTEs from %u, %u unmapped, folio %s, folded %s: %s\n",
-				arch->name, end_name[how], flush_name[deferred],
-				nr, start, k, exact ? "exact" : "inside",
-				fold_name[fold],
+			fprintf(stderr, "%s: %s: %s\n", arch->name, what,
 				want ? "violation expected, none reported" :
 				model_tlb_report);
 			return false;
 		}
-		if (want) {
-			char what[160];
-
-			snprintf(what, sizeof(what),
-				 "%s, %s flush, batch of %u PTEs from %u, %u unmapped, folio %s, folded %s",
-				 end_name[how], flush_name[deferred], nr, start,
-				 k, exact ? "exact" : "inside",
-				 fold_name[fold]);
+		if (want)
 			tlb_show_expected(&shown, what);
-		}
 		if (!tlb_check_table(start, nr, k))
 			return false;
-	} while (pb_next_case(v, dim, ARRAY_SIZE(dim)));
+	} while (pb_next_case(v, tlb_dim, ARRAY_SIZE(tlb_dim)));
 
 	return true;
 }
@@ -409,6 +434,155 @@ static bool test_tlb_restore_all_fixed(void)
 	return true;
 }
 
+/* How a migration replay ends (mm/migrate.c, remove_migration_pte()). */
+enum tlb_mig_end {
+	TLB_MIG_MOVED,		/* mapped to the new folio after the flush */
+	TLB_MIG_UNDO_OLD,	/* failed: restored before the flush completes */
+	TLB_MIG_UNDO_FIXED,	/* the same after the flush completed */
+	TLB_NR_MIG_END,
+};
+
+static const char *const mig_end_name[] = {
+	"migrated", "migration undone without flush",
+	"migration undone after a completed flush",
+};
+
+/* PFN distance of the new folio of a migration from the old one. */
+#define TLB_NEW_FOLIO	0x1000
+
+/*
+ * Replay what migration does to the page table for a batch of @nr PTEs
+ * from @start.  try_to_migrate_one() clears them with get_and_clear_ptes(),
+ * flushes at once or defers the flush (TTU_BATCH_FLUSH) and writes the
+ * migration entries with one set_softleaf_ptes() per run: readable for the
+ * first @j pages, readable-exclusive for the others.  remove_migration_pte()
+ * then restores them one run of equal entries (softleaf_pte_batch()) at a
+ * time with set_ptes(): to the pages of the new folio once
+ * try_to_unmap_flush() completed a deferred flush, or, when the migration
+ * failed, to the same pages from migrate_folio_undo_src(), which runs
+ * before migrate_pages_batch() calls try_to_unmap_flush() (and now calls
+ * it first itself: TLB_MIG_UNDO_FIXED).
+ */
+static void tlb_replay_migrate(unsigned int start, unsigned int nr,
+			       bool deferred, enum tlb_mig_end how,
+			       unsigned int j)
+{
+	unsigned long base = pb_pfn(start);
+	unsigned int i, n;
+
+	arch->get_and_clear_full_ptes(start, nr, 0);
+	if (deferred)
+		arch->tlbbatch_add_pending(start, nr);
+	else
+		arch->flush_tlb_range(start, nr);
+	if (j)
+		arch->set_softleaf_ptes(start,
+					pb_leaf_at(PB_LEAF_MIGRATION_READ, 0,
+						   base, 0, 0), j);
+	if (j < nr)
+		arch->set_softleaf_ptes(start + j,
+					pb_leaf_at(PB_LEAF_MIGRATION_READ_EXCLUSIVE,
+						   0, base, 0, j), nr - j);
+
+	if (how != TLB_MIG_UNDO_OLD && deferred)
+		arch->tlbbatch_flush();
+	if (how == TLB_MIG_MOVED)
+		base += TLB_NEW_FOLIO;
+	for (i = start; i < start + nr; i += n) {
+		n = arch->softleaf_pte_batch(i, arch->ptep_get(i),
+					     start + nr - i);
+		arch->set_ptes(i, arch->mk_present(base + i - start,
+						   PB_WRITE | PB_YOUNG), n);
+	}
+	if (how == TLB_MIG_UNDO_OLD && deferred)
+		arch->tlbbatch_flush();
+}
+
+/*
+ * Every batch of 1 to 2 * PB_BLOCK + 1 PTEs at every offset of a block,
+ * inside a larger folio or equal to it, folded or not, with the boundary
+ * between the two runs of migration entries anywhere, both flushes.
+ * Counts the cases and those the model reports; false on a wrong table.
+ */
+static bool tlb_run_migrate(enum tlb_mig_end how, unsigned long *cases,
+			    unsigned long *reported)
+{
+	unsigned int v[ARRAY_SIZE(tlb_dim)] = { 0 };
+	bool shown = false;
+	char what[160];
+
+	do {
+		struct tlb_case c = tlb_case_of(v);
+		unsigned int start = c.start, nr = c.nr, i;
+		unsigned long base;
+
+		if (c.k > nr)
+			continue;
+		tlb_case_map(&c);
+		arch->tlb_reset();
+		tlb_replay_migrate(start, nr, c.deferred, how, c.k);
+		model_tlb_off();
+		(*cases)++;
+		if (model_tlb.violations) {
+			(*reported)++;
+			tlb_case_desc(&c, mig_end_name[how],
+				      "readable before the exclusive ones",
+				      what, sizeof(what));
+			tlb_show_expected(&shown, what);
+		}
+
+		ASSERT_EQ(arch->check_table(), -1);
+		base = pb_pfn(start) + (how == TLB_MIG_MOVED ? TLB_NEW_FOLIO : 0);
+		for (i = start; i < start + nr; i++) {
+			uint64_t pte = arch->ptep_get(i);
+
+			ASSERT_TRUE(arch->pte_valid(pte));
+			ASSERT_EQ(arch->pte_pfn(pte), base + i - start);
+		}
+	} while (pb_next_case(v, tlb_dim, ARRAY_SIZE(tlb_dim)));
+
+	return true;
+}
+
+/* Mapped to the new folio after the flush: never a violation. */
+static bool test_tlb_migrate(void)
+{
+	unsigned long cases = 0, reported = 0;
+
+	ASSERT_TRUE(tlb_run_migrate(TLB_MIG_MOVED, &cases, &reported));
+	ASSERT_EQ(reported, 0UL);
+	return true;
+}
+
+/*
+ * Restoring the source before the deferred flush completes changes live
+ * translations between contiguous and non-contiguous wherever the runs do
+ * not rebuild a block as it was: the model must report it on arm64.
+ */
+static bool test_tlb_migrate_undo_old(void)
+{
+	unsigned long cases = 0, reported = 0;
+
+	ASSERT_TRUE(tlb_run_migrate(TLB_MIG_UNDO_OLD, &cases, &reported));
+	if (arch->cont_ptes > 1)
+		ASSERT_NE(reported, 0UL);
+	else
+		ASSERT_EQ(reported, 0UL);
+	printf("%s, %s: %lu cases, %lu reported as violations as expected\n",
+	       arch->name, mig_end_name[TLB_MIG_UNDO_OLD], cases, reported);
+	return true;
+}
+
+/* The deferred flush completed before the restore: never a violation. */
+static bool test_tlb_migrate_undo_fixed(void)
+{
+	unsigned long cases = 0, reported = 0;
+
+	ASSERT_TRUE(tlb_run_migrate(TLB_MIG_UNDO_FIXED, &cases, &reported));
+	ASSERT_EQ(reported, 0UL);
+	return true;
+}
+
 /*
  * Unfold and refold with the kernel's single-PTE operations: clear one PTE
  * of a folded block (contpte_convert() unfolds it), flush it at once or
@@ -464,4 +638,7 @@ static void run_tlb_tests(int *num_tests, int *num_fail)
 	TEST(tlb_restore_all);
 	TEST(tlb_restore_all_fixed);
 	TEST(tlb_unfold_refold);
+	TEST(tlb_migrate);
+	TEST(tlb_migrate_undo_old);
+	TEST(tlb_migrate_undo_fixed);
 }

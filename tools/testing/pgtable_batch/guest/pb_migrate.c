@@ -1,0 +1,687 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pb_migrate: anonymous memory migrated between two NUMA nodes with
+ * move_pages(), for order-0 and every mTHP size from 16K to 1M the kernel
+ * offers.  Every case fills a region with a per-page pattern, migrates it
+ * to the other node and back, and checks where every page is, every byte,
+ * the soft-dirty bit of every page, and that no large folio was split:
+ * the mTHP "split" counter must not move and "nr_anon" must come back to
+ * the number of folios of the region.
+ *
+ * Cases: plain (twice to node 1 and back: a folio that migration leaves
+ * marked partially mapped is split by the next migration); a child that
+ * still shares the pages while the parent migrates them (the parent's
+ * writes afterwards must copy, the child keeps its data); mixed
+ * exclusive and shared pages within each folio (fork, child gone, one
+ * page per folio written again); half of every folio read-only (the write
+ * bit differs within the folio); a hole in every folio; a longterm pin
+ * on part of the region (migration of the pinned folios fails and every
+ * PTE comes back as it was); and a writer on another CPU while the region
+ * migrates back and forth.
+ *
+ * Usage: pb_migrate [-t test]... [-s size_kb]... [-m region_mib]
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "kselftest.h"
+#include "common.h"
+
+#define MPOL_MF_MOVE	(1 << 1)
+#define MPOL_MF_MOVE_ALL (1 << 2)	/* shared pages too (CAP_SYS_NICE) */
+
+/* mm/gup_test.h: a FOLL_PIN | FOLL_LONGTERM pin held until STOP. */
+struct pin_longterm_test {
+	uint64_t addr;
+	uint64_t size;
+	uint32_t flags;
+};
+#define PIN_LONGTERM_TEST_START		_IOW('g', 7, struct pin_longterm_test)
+#define PIN_LONGTERM_TEST_STOP		_IO('g', 8)
+#define PIN_LONGTERM_TEST_FLAG_USE_WRITE	1
+
+static unsigned long long bytes_verified, total_mismatches, pages_migrated;
+static unsigned long long total_splits;
+static size_t region_mib = 4;
+
+static void fill(char *addr, size_t npages, uint32_t *gen, uint32_t g)
+{
+	size_t i;
+
+	for (i = 0; i < npages; i++) {
+		gen[i] = g;
+		pb_fill_page(addr + i * pb_pagesize, i, g);
+	}
+}
+
+/* Every page holds (i, gen[i]), or zeroes where gen[i] is 0. */
+static size_t verify(const char *what, const char *addr, size_t npages,
+		     const uint32_t *gen)
+{
+	size_t bad = 0, i;
+	char desc[64];
+
+	for (i = 0; i < npages; i++) {
+		const char *p = addr + i * pb_pagesize;
+
+		if (gen[i] ? pb_page_ok(p, i, gen[i]) : pb_page_zero(p))
+			continue;
+		if (bad++ < 8) {
+			pb_page_describe(p, desc, sizeof(desc));
+			ksft_print_msg("%s: page %zu: expected id %zu gen %u, holds %s\n",
+				       what, i, i, gen[i], desc);
+		}
+	}
+	bytes_verified += npages * pb_pagesize;
+	total_mismatches += bad;
+	if (bad)
+		ksft_print_msg("%s: %zu of %zu pages wrong\n", what, bad, npages);
+	return bad;
+}
+
+/*
+ * move_pages() the pages of [addr, addr + npages) whose gen is not 0 (the
+ * holes have no page) to @node, shared pages too; with @node < 0 only ask
+ * where they are.  Stores each page's status (node or -errno) in @status.
+ */
+static void move_pages_of(char *addr, size_t npages, const uint32_t *gen,
+			  int node, int *status)
+{
+	void **pages = calloc(npages, sizeof(*pages));
+	int *nodes = calloc(npages, sizeof(*nodes));
+	int *st = calloc(npages, sizeof(*st));
+	size_t n = 0, i;
+
+	if (!pages || !nodes || !st)
+		ksft_exit_fail_msg("out of memory\n");
+	for (i = 0; i < npages; i++) {
+		if (gen && !gen[i]) {
+			status[i] = -ENOENT;
+			continue;
+		}
+		pages[n] = addr + i * pb_pagesize;
+		nodes[n++] = node;
+	}
+	if (syscall(__NR_move_pages, 0, n, pages, node < 0 ? NULL : nodes, st,
+		    node < 0 ? 0 : MPOL_MF_MOVE | MPOL_MF_MOVE_ALL) < 0)
+		ksft_exit_fail_msg("move_pages: %s\n", strerror(errno));
+	for (i = 0, n = 0; i < npages; i++)
+		if (!gen || gen[i])
+			status[i] = st[n++];
+	free(pages);
+	free(nodes);
+	free(st);
+}
+
+/*
+ * Move the pages to @node and return how many are there afterwards.  The
+ * statuses of the move itself are not the answer: move_pages() reports
+ * an error for a page whose large folio another page of the call already
+ * isolated, and the node of every page it finds there already.  So ask
+ * again where each page is.
+ */
+static size_t move(char *addr, size_t npages, const uint32_t *gen, int node,
+		   int *status)
+{
+	size_t on = 0, i;
+
+	move_pages_of(addr, npages, gen, node, status);
+	move_pages_of(addr, npages, gen, -1, status);
+	for (i = 0; i < npages; i++)
+		on += status[i] == node;
+	pages_migrated += on;
+	return on;
+}
+
+/* The node of the first page of the region (there must be one). */
+static int node_of(char *p, const uint32_t *gen, size_t npages)
+{
+	int status[1];
+	size_t i;
+
+	for (i = 0; i < npages && gen && !gen[i]; i++)
+		;
+	move_pages_of(p + i * pb_pagesize, 1, NULL, -1, status);
+	if (status[0] < 0)
+		ksft_exit_fail_msg("page %zu: no node: %s\n", i, strerror(-status[0]));
+	return status[0];
+}
+
+struct stats {
+	unsigned long split, deferred, nr_anon;
+	long success;
+};
+
+static void stats_get(struct pb_ctx *c, struct stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->success = pb_vmstat("pgmigrate_success");
+	if (c->kb == 4)
+		return;
+	s->split = pb_mthp_stat(c->kb, "split");
+	s->deferred = pb_mthp_stat(c->kb, "split_deferred");
+	s->nr_anon = pb_mthp_stat(c->kb, "nr_anon");
+}
+
+/* Report the counters since @a; returns the mTHP splits. */
+static unsigned long stats_report(struct pb_ctx *c, const char *what,
+				  struct stats *a)
+{
+	struct stats b;
+
+	stats_get(c, &b);
+	if (c->kb == 4) {
+		ksft_print_msg("%s 4kB: pgmigrate_success +%ld\n", what,
+			       b.success - a->success);
+		return 0;
+	}
+	ksft_print_msg("%s %dkB: %zu folios, pgmigrate_success +%ld split +%lu split_deferred +%lu nr_anon %lu\n",
+		       what, c->kb, c->len / c->fsz, b.success - a->success,
+		       b.split - a->split, b.deferred - a->deferred, b.nr_anon);
+	total_splits += b.split - a->split;
+	return b.split - a->split;
+}
+
+/*
+ * Migrate the region to node 1 and back @rounds times; every page that
+ * has one must arrive each time.  Returns the number of failures.
+ */
+static size_t round_trips(struct pb_ctx *c, const char *what, char *p,
+			  const uint32_t *gen, int rounds)
+{
+	int *status = calloc(c->npages, sizeof(*status));
+	size_t want = 0, bad = 0, i, on;
+	int r, k, node, home = node_of(p, gen, c->npages);
+
+	if (!status)
+		ksft_exit_fail_msg("out of memory\n");
+	for (i = 0; i < c->npages; i++)
+		want += !gen || gen[i];
+	/* To the other node and back: every move is a migration. */
+	for (r = 0; r < rounds; r++) {
+		for (k = 1; k >= 0; k--) {
+			node = k ? !home : home;
+			on = move(p, c->npages, gen, node, status);
+			if (on != want) {
+				ksft_print_msg("%s: round %d: %zu of %zu pages on node %d\n",
+					       what, r, on, want, node);
+				bad++;
+			}
+		}
+	}
+	free(status);
+	return bad;
+}
+
+/*
+ * The large folios of the region must all still be there: no split since
+ * @a, and nr_anon up by @folios (those allocated since @a).
+ */
+static size_t folios_intact(struct pb_ctx *c, const char *what, struct stats *a,
+			    size_t folios)
+{
+	struct stats b;
+
+	if (c->kb == 4)
+		return 0;
+	stats_get(c, &b);
+	if (b.split == a->split && b.nr_anon >= a->nr_anon + folios)
+		return 0;
+	ksft_print_msg("%s: %lu folios split, nr_anon %lu, expected %lu + %zu\n",
+		       what, b.split - a->split, b.nr_anon, a->nr_anon, folios);
+	return 1;
+}
+
+/* Soft-dirty on every other folio only; x86 only (no soft-dirty on arm64). */
+static bool sd_expected(struct pb_ctx *c, size_t i)
+{
+	return (i / c->ppf) % 2;
+}
+
+/* The pages whose soft-dirty bit is not as sd_expected() says. */
+static size_t check_soft_dirty(struct pb_ctx *c, const char *what, char *p)
+{
+	uint64_t *pm = calloc(c->npages, sizeof(*pm));
+	size_t bad = 0, i;
+
+	if (!pm || pb_pagemap(c->pm, p, c->npages, pm))
+		ksft_exit_fail_msg("pagemap: %s\n", strerror(errno));
+	for (i = 0; i < c->npages; i++) {
+		bool sd = pm[i] & PM_SOFT_DIRTY;
+
+		if (sd != sd_expected(c, i) && bad++ < 8)
+			ksft_print_msg("%s: page %zu: soft-dirty %d, expected %d\n",
+				       what, i, sd, !sd);
+	}
+	free(pm);
+	return bad;
+}
+
+/* Fill, migrate to node 1 and back twice, check data, bits and folios. */
+static enum pb_result test_basic(struct pb_ctx *c)
+{
+	char *p = pb_region(c);
+	uint32_t *gen = pb_gens(c);
+	struct stats st;
+	size_t bad = 0, i;
+	bool sd;
+
+	stats_get(c, &st);
+	fill(p, c->npages, gen, 1);
+	/* Soft-dirty on the odd folios only, where the kernel tracks it. */
+	sd = !pb_clear_soft_dirty();
+	for (i = 0; i < c->npages; i++)
+		if (sd_expected(c, i))
+			pb_fill_page(p + i * pb_pagesize, i, ++gen[i]);
+	sd = sd && pb_pagemap_count(c->pm, p, c->npages, PM_SOFT_DIRTY);
+	if (!sd)
+		ksft_print_msg("basic: no soft-dirty tracking, bits not checked\n");
+	bad += round_trips(c, "basic", p, NULL, 2);
+	stats_report(c, "basic", &st);
+	bad += folios_intact(c, "basic", &st, c->len / c->fsz);
+	if (sd)
+		bad += check_soft_dirty(c, "basic", p);
+	bad += verify("basic", p, c->npages, gen);
+	munmap(p, c->len);
+	free(gen);
+	return bad ? PB_FAIL : PB_PASS;
+}
+
+/*
+ * A child keeps sharing the pages while the parent migrates them: after
+ * the migration, the parent's writes must still copy, and the child
+ * still read its own data.
+ */
+static enum pb_result test_shared(struct pb_ctx *c)
+{
+	char *p = pb_region(c);
+	uint32_t *gen = pb_gens(c);
+	int go[2], wst;
+	size_t bad = 0;
+	char b = 0;
+	pid_t pid;
+
+	fill(p, c->npages, gen, 1);
+	if (pipe(go))
+		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid) {
+		/* Wait for the parent's migration and writes, then check. */
+		if (read(go[0], &b, 1) != 1)
+			_exit(2);
+		_exit(verify("shared: child", p, c->npages, gen) ? 1 : 0);
+	}
+	bad += round_trips(c, "shared", p, NULL, 1);
+	fill(p, c->npages, gen, 2);
+	if (write(go[1], &b, 1) != 1 || waitpid(pid, &wst, 0) != pid)
+		ksft_exit_fail_msg("child: %s\n", strerror(errno));
+	if (!WIFEXITED(wst) || WEXITSTATUS(wst)) {
+		ksft_print_msg("shared: the child saw the parent's writes\n");
+		bad++;
+	}
+	bad += verify("shared: parent", p, c->npages, gen);
+	close(go[0]);
+	close(go[1]);
+	munmap(p, c->len);
+	free(gen);
+	return bad ? PB_FAIL : PB_PASS;
+}
+
+/*
+ * Exclusive and shared pages mixed within each folio: fork, the child
+ * exits, one page per folio (at a different offset in each) is written
+ * again.  Migrate, then fork again and write everything: the new child
+ * must keep the data from before.
+ */
+static enum pb_result test_mixed(struct pb_ctx *c)
+{
+	char *p = pb_region(c);
+	uint32_t *gen = pb_gens(c);
+	size_t nf = c->npages / c->ppf, bad = 0, f, i;
+	struct stats st;
+	int wst;
+	pid_t pid;
+
+	fill(p, c->npages, gen, 1);
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid)
+		_exit(0);
+	waitpid(pid, &wst, 0);
+	for (f = 0; f < nf; f++) {
+		i = f * c->ppf + f % c->ppf;
+		pb_fill_page(p + i * pb_pagesize, i, ++gen[i]);
+	}
+	stats_get(c, &st);
+	bad += round_trips(c, "mixed", p, NULL, 2);
+	stats_report(c, "mixed", &st);
+	bad += folios_intact(c, "mixed", &st, 0);	/* counted in st */
+	bad += verify("mixed", p, c->npages, gen);
+
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid) {
+		usleep(100000);
+		_exit(verify("mixed: child", p, c->npages, gen) ? 1 : 0);
+	}
+	for (i = 0; i < c->npages; i++)
+		pb_fill_page(p + i * pb_pagesize, i, gen[i] + 100);
+	if (waitpid(pid, &wst, 0) != pid || !WIFEXITED(wst) || WEXITSTATUS(wst)) {
+		ksft_print_msg("mixed: the child saw the parent's writes\n");
+		bad++;
+	}
+	for (i = 0; i < c->npages; i++)
+		gen[i] += 100;
+	bad += verify("mixed: parent", p, c->npages, gen);
+	munmap(p, c->len);
+	free(gen);
+	return bad ? PB_FAIL : PB_PASS;
+}
+
+/* The second half of every folio read-only: two batches per folio. */
+static enum pb_result test_readonly(struct pb_ctx *c)
+{
+	char *p = pb_region(c);
+	uint32_t *gen = pb_gens(c);
+	size_t nf = c->npages / c->ppf, bad = 0, f, i;
+	size_t half = c->ppf / 2 ? c->ppf / 2 : 1;
+	struct stats st;
+
+	if (c->ppf < 2) {
+		munmap(p, c->len);
+		free(gen);
+		return PB_SKIP;
+	}
+	fill(p, c->npages, gen, 1);
+	stats_get(c, &st);
+	for (f = 0; f < nf; f++)
+		if (mprotect(p + (f * c->ppf + half) * pb_pagesize,
+			     (c->ppf - half) * pb_pagesize, PROT_READ))
+			ksft_exit_fail_msg("mprotect: %s\n", strerror(errno));
+	bad += round_trips(c, "readonly", p, NULL, 2);
+	stats_report(c, "readonly", &st);
+	bad += folios_intact(c, "readonly", &st, 0);	/* counted in st */
+	bad += verify("readonly", p, c->npages, gen);
+	if (mprotect(p, c->len, PROT_READ | PROT_WRITE))
+		ksft_exit_fail_msg("mprotect: %s\n", strerror(errno));
+	for (i = 0; i < c->npages; i++)
+		pb_fill_page(p + i * pb_pagesize, i, ++gen[i]);
+	bad += verify("readonly: rewritten", p, c->npages, gen);
+	munmap(p, c->len);
+	free(gen);
+	return bad ? PB_FAIL : PB_PASS;
+}
+
+/*
+ * A hole in every folio (MADV_DONTNEED of one page): the folio is
+ * partially mapped, which migration splits first; the data around the
+ * hole and the hole itself must survive.
+ */
+static enum pb_result test_hole(struct pb_ctx *c)
+{
+	size_t nf = c->npages / c->ppf, bad = 0, f, i;
+	uint32_t *gen;
+	char *p;
+
+	/* A hole in an order-0 folio is no folio: nothing to migrate. */
+	if (c->ppf < 2)
+		return PB_SKIP;
+	p = pb_region(c);
+	gen = pb_gens(c);
+	fill(p, c->npages, gen, 1);
+	for (f = 0; f < nf; f++) {
+		i = f * c->ppf + (f + 1) % c->ppf;
+		if (madvise(p + i * pb_pagesize, pb_pagesize, MADV_DONTNEED))
+			ksft_exit_fail_msg("MADV_DONTNEED: %s\n", strerror(errno));
+		gen[i] = 0;
+	}
+	bad += round_trips(c, "hole", p, gen, 1);
+	bad += verify("hole", p, c->npages, gen);
+	munmap(p, c->len);
+	free(gen);
+	return bad ? PB_FAIL : PB_PASS;
+}
+
+/*
+ * A longterm pin (gup_test) on part of the second folio: its migration
+ * fails, every page of the region stays mapped, the pinned folio on its
+ * node, the others move; after unpinning it moves too.
+ */
+static enum pb_result test_pinned(struct pb_ctx *c)
+{
+	struct pin_longterm_test pin = { 0 };
+	size_t nf = c->npages / c->ppf, bad = 0, i, on;
+	int fd = open("/sys/kernel/debug/gup_test", O_RDWR);
+	uint64_t *pm;
+	int *status, node;
+	uint32_t *gen;
+	char *p;
+
+	if (fd < 0) {
+		ksft_print_msg("pinned: no gup_test: %s\n", strerror(errno));
+		return PB_SKIP;
+	}
+	if (nf < 2) {
+		close(fd);
+		return PB_SKIP;
+	}
+	p = pb_region(c);
+	gen = pb_gens(c);
+	status = calloc(c->npages, sizeof(*status));
+	pm = calloc(c->npages, sizeof(*pm));
+	if (!status || !pm)
+		ksft_exit_fail_msg("out of memory\n");
+	fill(p, c->npages, gen, 1);
+	pin.addr = (uintptr_t)(p + c->fsz + (c->ppf / 2) * pb_pagesize);
+	pin.size = pb_pagesize * (c->ppf > 1 ? c->ppf / 2 : 1);
+	pin.flags = PIN_LONGTERM_TEST_FLAG_USE_WRITE;
+	if (ioctl(fd, PIN_LONGTERM_TEST_START, &pin))
+		ksft_exit_fail_msg("PIN_LONGTERM_TEST_START: %s\n", strerror(errno));
+
+	/*
+	 * One folio per call: move_pages() gives up at the first folio it
+	 * fails to migrate.
+	 */
+	node = !node_of(p, NULL, c->npages);
+	for (i = 0, on = 0; i < nf; i++)
+		on += move(p + i * c->fsz, c->ppf, NULL, node,
+			   status + i * c->ppf);
+	if (pb_pagemap(c->pm, p, c->npages, pm))
+		ksft_exit_fail_msg("pagemap: %s\n", strerror(errno));
+	for (i = 0; i < c->npages; i++) {
+		bool pinned = i / c->ppf == 1;
+
+		if (!(pm[i] & PM_PRESENT) && bad++ < 8)
+			ksft_print_msg("pinned: page %zu not mapped (%#llx)\n", i,
+				       (unsigned long long)pm[i]);
+		if (pinned ? status[i] == node : status[i] != node) {
+			if (bad++ < 8)
+				ksft_print_msg("pinned: page %zu (%s folio): status %d\n",
+					       i, pinned ? "pinned" : "unpinned",
+					       status[i]);
+		}
+	}
+	ksft_print_msg("pinned: %zu of %zu pages moved to node %d with folio 1 pinned\n",
+		       on, c->npages, node);
+	bad += verify("pinned", p, c->npages, gen);
+	if (ioctl(fd, PIN_LONGTERM_TEST_STOP))
+		ksft_exit_fail_msg("PIN_LONGTERM_TEST_STOP: %s\n", strerror(errno));
+	close(fd);
+	if (move(p, c->npages, NULL, node, status) != c->npages) {
+		ksft_print_msg("pinned: not all pages moved after unpinning\n");
+		bad++;
+	}
+	for (i = 0; i < c->npages; i++)
+		pb_fill_page(p + i * pb_pagesize, i, ++gen[i]);
+	bad += verify("pinned: rewritten", p, c->npages, gen);
+	munmap(p, c->len);
+	free(status);
+	free(pm);
+	free(gen);
+	return bad ? PB_FAIL : PB_PASS;
+}
+
+struct writer {
+	struct pb_ctx *c;
+	char *p;
+	uint32_t *gen;
+	atomic_int stop;
+};
+
+/* Rewrite the pages in turn, each with the next generation. */
+static void *writer_fn(void *arg)
+{
+	struct writer *w = arg;
+	size_t i = 0;
+
+	while (!atomic_load(&w->stop)) {
+		pb_fill_page(w->p + i * pb_pagesize, i, w->gen[i] + 1);
+		w->gen[i]++;
+		i = (i + 1) % w->c->npages;
+	}
+	return NULL;
+}
+
+/* A writer on the other CPU while the region migrates back and forth. */
+static enum pb_result test_race(struct pb_ctx *c)
+{
+	struct writer w = { .c = c, .p = pb_region(c), .gen = pb_gens(c) };
+	size_t bad = 0;
+	pthread_t t;
+
+	fill(w.p, c->npages, w.gen, 1);
+	if (pthread_create(&t, NULL, writer_fn, &w))
+		ksft_exit_fail_msg("pthread_create\n");
+	/* Pages may be busy under the writer: count, do not require. */
+	round_trips(c, "race", w.p, NULL, 3);
+	atomic_store(&w.stop, 1);
+	pthread_join(t, NULL);
+	bad += verify("race", w.p, c->npages, w.gen);
+	munmap(w.p, c->len);
+	free(w.gen);
+	return bad ? PB_FAIL : PB_PASS;
+}
+
+struct test {
+	const char *name;
+	enum pb_result (*fn)(struct pb_ctx *c);
+};
+
+static const struct test tests[] = {
+	{ "basic", test_basic },
+	{ "shared", test_shared },
+	{ "mixed", test_mixed },
+	{ "readonly", test_readonly },
+	{ "hole", test_hole },
+	{ "pinned", test_pinned },
+	{ "race", test_race },
+};
+#define NR_TESTS (sizeof(tests) / sizeof(tests[0]))
+
+static void print_help(void)
+{
+	size_t t;
+
+	fprintf(stderr, "usage: pb_migrate [-t test]... [-s size_kb]... [-m region_mib]\ntests:");
+	for (t = 0; t < NR_TESTS; t++)
+		fprintf(stderr, " %s", tests[t].name);
+	fprintf(stderr, "\n");
+	exit(KSFT_FAIL);
+}
+
+int main(int argc, char **argv)
+{
+	bool want[NR_TESTS] = { 0 }, named = false;
+	int sizes[PB_MAX_SIZES + 1], nsizes, req[PB_MAX_SIZES], nreq = 0;
+	int nall, opt, i;
+	int status = 0, home;
+	size_t t;
+	char *probe;
+
+	pb_init();
+	while ((opt = getopt(argc, argv, "t:s:m:")) != -1) {
+		if (pb_size_opt(opt, optarg, req, &nreq, &region_mib))
+			continue;
+		switch (opt) {
+		case 't':
+			for (t = 0; t < NR_TESTS; t++)
+				if (!strcmp(optarg, tests[t].name))
+					break;
+			if (t == NR_TESTS)
+				print_help();
+			want[t] = true;
+			named = true;
+			break;
+		default:
+			print_help();
+		}
+	}
+	for (t = 0; !named && t < NR_TESTS; t++)
+		want[t] = true;
+
+	nsizes = pb_test_sizes(sizes, req, nreq, &nall);
+
+	ksft_print_header();
+	for (t = 0, i = 0; t < NR_TESTS; t++)
+		i += want[t] * nsizes;
+	ksft_set_plan(i);
+
+	/* Two nodes, and move_pages() can reach the second one. */
+	probe = pb_mmap_aligned(pb_pagesize, pb_pagesize, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	if (!probe)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	probe[0] = 1;
+	home = node_of(probe, NULL, 1);
+	if (syscall(__NR_move_pages, 0, 1, (void **)&probe, (int[]){ !home },
+		    &status, MPOL_MF_MOVE) || status != !home)
+		ksft_exit_skip("no second NUMA node to migrate to (status %d, %s)\n",
+			       status, strerror(errno));
+	munmap(probe, pb_pagesize);
+	ksft_print_msg("page size %zu, mTHP sizes offered: %d\n", pb_pagesize, nall);
+
+	pb_mthp_save();
+	pb_mthp_restore_at_exit();
+
+	for (i = 0; i < nsizes; i++) {
+		struct pb_ctx c;
+		int kb = sizes[i];
+		bool set_ok = !pb_mthp_set(&kb, kb == 4 ? 0 : 1, false);
+
+		pb_ctx_init(&c, kb, region_mib);
+
+		for (t = 0; t < NR_TESTS; t++) {
+			enum pb_result r;
+			uint64_t t0;
+
+			if (!want[t])
+				continue;
+			if (!set_ok) {
+				ksft_test_result_skip("%s %dkB: cannot set the mTHP size\n",
+						      tests[t].name, kb);
+				continue;
+			}
+			t0 = pb_now_ns();
+			r = tests[t].fn(&c);
+			pb_case_report(tests[t].name, kb, r, t0);
+		}
+		close(c.pm);
+	}
+	printf("# SUMMARY prog=pb_migrate bytes_verified=%llu pages_migrated=%llu splits=%llu mismatches=%llu\n",
+	       bytes_verified, pages_migrated, total_splits, total_mismatches);
+	ksft_finished();
+}
