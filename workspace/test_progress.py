@@ -149,9 +149,9 @@ class Progress(Dirs):
             progress.QUIET, progress.HEARTBEAT = quiet, beat
         self.assertEqual(rc, 0)
         lines = out.splitlines()
-        self.assertRegex(lines[0], r"boot 1/2: started 0:01 ago, ~3 min \(README\)$")
-        self.assertRegex(lines[1], r"boot 1/2: 0:0\d, ~3 min left, ~6 min for all$")
-        self.assertRegex(lines[-1], r"boot 1/2: done in 0:0[34] \(estimate 3:15\)$")
+        self.assertRegex(lines[0], r"boot 1/2: started 0:01 ago, ~4 min \(README\)$")
+        self.assertRegex(lines[1], r"boot 1/2: 0:0\d, ~4 min left, ~8 min for all$")
+        self.assertRegex(lines[-1], r"boot 1/2: done in 0:0[34] \(estimate 4:15\)$")
         self.assertAlmostEqual(progress.load_times()["guest-x86_64-patched-test-check"]["secs"],
                                3.5, delta=1)
 
