@@ -342,8 +342,8 @@ static enum pb_result test_shared(struct pb_ctx *c)
 /*
  * Exclusive and shared pages mixed within each folio: fork, the child
  * exits, one page per folio (at a different offset in each) is written
- * again.  Migrate, then fork again and write everything: the new child
- * must keep the data from before.
+ * again, and the region is made read-only.  Migrate, then fork again and
+ * write everything: the new child must keep the data from before.
  */
 static enum pb_result test_mixed(struct pb_ctx *c)
 {
@@ -365,8 +365,16 @@ static enum pb_result test_mixed(struct pb_ctx *c)
 		i = f * c->ppf + f % c->ppf;
 		pb_fill_page(p + i * pb_pagesize, i, ++gen[i]);
 	}
+	/*
+	 * Read-only again: the write bit no longer splits a batch, so its
+	 * runs of exclusive and shared pages meet within one batch.
+	 */
+	if (mprotect(p, c->len, PROT_READ))
+		ksft_exit_fail_msg("mprotect: %s\n", strerror(errno));
 	stats_get(c, &st);
 	bad += round_trips(c, "mixed", p, NULL, 2);
+	if (mprotect(p, c->len, PROT_READ | PROT_WRITE))
+		ksft_exit_fail_msg("mprotect: %s\n", strerror(errno));
 	stats_report(c, "mixed", &st);
 	bad += folios_intact(c, "mixed", &st, 0);	/* counted in st */
 	bad += verify("mixed", p, c->npages, gen);
