@@ -544,6 +544,56 @@ static bool tlb_run_migrate(enum tlb_mig_end how, unsigned long *cases,
 	return true;
 }
 
+/*
+ * try_to_migrate_one() when the sharing of an exclusive run fails: the
+ * first @k pages of the batch got migration entries, ttu_restore_ptes()
+ * flushes the cleared range with completion and maps the others again.
+ * Never a violation, and the table holds exactly that.
+ */
+static bool test_tlb_migrate_partial(void)
+{
+	unsigned int v[ARRAY_SIZE(tlb_dim)] = { 0 };
+	unsigned long cases = 0;
+
+	do {
+		struct tlb_case c = tlb_case_of(v);
+		unsigned int i;
+		uint64_t pteval;
+
+		if (!c.k || c.k >= c.nr)
+			continue;
+		tlb_case_map(&c);
+		arch->tlb_reset();
+		pteval = arch->get_and_clear_full_ptes(c.start, c.nr, 0);
+		if (c.deferred)
+			arch->tlbbatch_add_pending(c.start, c.nr);
+		else
+			arch->flush_tlb_range(c.start, c.nr);
+		arch->set_softleaf_ptes(c.start,
+					pb_leaf_at(PB_LEAF_MIGRATION_READ, 0,
+						   pb_pfn(c.start), 0, 0), c.k);
+		arch->flush_tlb_range(c.start, c.nr);
+		for (i = 0; i < c.k; i++)
+			pteval = arch->pte_advance_pfn(pteval, 1);
+		arch->set_ptes(c.start + c.k, pteval, c.nr - c.k);
+		if (c.deferred)
+			arch->tlbbatch_flush();
+		model_tlb_off();
+		cases++;
+		ASSERT_EQ(model_tlb.violations, 0UL);
+		ASSERT_EQ(arch->check_table(), -1);
+		for (i = c.start; i < c.start + c.nr; i++) {
+			uint64_t pte = arch->ptep_get(i);
+
+			ASSERT_EQ(arch->pte_valid(pte), i >= c.start + c.k);
+			if (i >= c.start + c.k)
+				ASSERT_EQ(arch->pte_pfn(pte), pb_pfn(i));
+		}
+	} while (pb_next_case(v, tlb_dim, ARRAY_SIZE(tlb_dim)));
+	ASSERT_NE(cases, 0UL);
+	return true;
+}
+
 /* Mapped to the new folio after the flush: never a violation. */
 static bool test_tlb_migrate(void)
 {
@@ -641,4 +691,5 @@ static void run_tlb_tests(int *num_tests, int *num_fail)
 	TEST(tlb_migrate);
 	TEST(tlb_migrate_undo_old);
 	TEST(tlb_migrate_undo_fixed);
+	TEST(tlb_migrate_partial);
 }
