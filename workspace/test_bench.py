@@ -50,6 +50,9 @@ def sample(bench_name="pageout", size_kb=64, mib=256, ns=1000000, run=0,
         if size_kb == 2048:
             s["pte_map"] = 1
             s["setup_thp_split_pmd"] = folios
+    elif bench_name in ("migrate", "migrate_back"):
+        s.update(moved=pages, pgmigrate_success=pages, pgmigrate_fail=0,
+                 thp_migration_split=0, pte_map=int(size_kb == 2048))
     s.update(over)
     return s
 
@@ -264,7 +267,9 @@ class Checks(unittest.TestCase):
     def test_correct_runs_are_not_flagged(self):
         for b, kb in (("pageout", 64), ("pageout", 4), ("pageout", 2048),
                       ("mixed", 64), ("lazyfree", 64), ("madvfree", 16),
-                      ("madvfree", 4), ("munmap", 2048), ("munmap", 64)):
+                      ("madvfree", 4), ("munmap", 2048), ("munmap", 64),
+                      ("migrate", 64), ("migrate", 4), ("migrate", 2048),
+                      ("migrate_back", 64)):
             mib = 128 if b == "lazyfree" else 256
             self.assertEqual(checks.check_sample(sample(b, kb, mib=mib)), [],
                              "%s %d" % (b, kb))
@@ -305,6 +310,21 @@ class Checks(unittest.TestCase):
         self.assertTrue(checks.check_sample(sample("mixed", 64,
                                                   setup_split_deferred=4096)))
         self.assertTrue(checks.check_sample(sample(ns=0)))
+        # Migration: every page moved, nothing split on the first leg.
+        self.assertIn("moved=65000, want 65536",
+                      checks.check_sample(sample("migrate", 64, moved=65000))[0])
+        self.assertIn("pgmigrate_success=4096, want >= 65536",
+                      checks.check_sample(sample("migrate", 64,
+                                                 pgmigrate_success=4096))[0])
+        # Compaction elsewhere in the guest may add to the system-wide count.
+        self.assertEqual(checks.check_sample(sample("migrate", 64,
+                                                    pgmigrate_success=65600)), [])
+        self.assertTrue(checks.check_sample(sample("migrate", 4, pgmigrate_fail=1)))
+        self.assertTrue(checks.check_sample(sample("migrate", 64, split=4096)))
+        self.assertTrue(checks.check_sample(sample("migrate", 2048,
+                                                  thp_migration_split=128)))
+        # Vanilla splits on the way back: shown, not flagged.
+        self.assertEqual(checks.check_sample(sample("migrate_back", 64, split=4096)), [])
 
     def test_missing_counters_are_not_required(self):
         s = sample()

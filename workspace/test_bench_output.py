@@ -275,6 +275,42 @@ class Tables(unittest.TestCase):
         self.assertEqual(tables.verdict(row), "expect 1.0 ok")
 
 
+class Migration(unittest.TestCase):
+    def test_goals_counters_and_report(self):
+        with tempfile.TemporaryDirectory() as d:
+            runs = [parse.load_log(p) for p in synth_runs(
+                d, {("arm64", "migrate", 64): 2.0, ("arm64", "migrate", 4): 1.0,
+                    ("arm64", "migrate_back", 64): 3.0,
+                    ("x86_64", "migrate", 64): 1.1}, n=6)]
+            samples = flagged([s for r in runs for s in r["samples"]])
+            rows = analyse.analyse(samples, resamples=200)
+            lines = tables.targets(rows)
+            self.assertIn("- no MADV_PAGEOUT pair measured", lines)
+            mig = [x for x in lines if "move_pages()" in x]
+            self.assertEqual(len(mig), 3)
+            self.assertIn("arm64 4K", mig[0])
+            self.assertIn("arm64 64K", mig[1])
+            self.assertIn("meets the goal of 1.5x", mig[1])
+            self.assertIn("x86_64 64K", mig[2])
+            self.assertIn("**below the goal of 1.2x**", mig[2])
+            self.assertTrue(all("this run is timed" in x for x in mig))
+            self.assertFalse(any("this run is timed" in x
+                                 for x in tables.targets(rows, icount=True)))
+            # The 4K migration point counts as a regression below the limit.
+            self.assertFalse([r for r in rows if r["regression"]])
+            head, body = tables.migration_counters_table(rows, "arm64")
+            self.assertEqual(len(body), 6)
+            self.assertEqual(body[0][:5], ("migrate", "4K", "vanilla", "65536", "65536"))
+            self.assertEqual(tables.counters_table(rows, "arm64")[1], [])
+            path = os.path.join(d, "report.md")
+            reportmd.write_report(path, runs, samples, rows,
+                                  reportmd.environment(runs), False)
+            with open(path) as f:
+                rep = f.read()
+            self.assertIn("Migration counters", rep)
+            self.assertIn("Every sample's counters match the intended path.", rep)
+
+
 class Output(unittest.TestCase):
     def test_report_sections_and_plot(self):
         with tempfile.TemporaryDirectory() as d:

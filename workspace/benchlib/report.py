@@ -12,7 +12,7 @@ from .analyse import REGRESSION_LIMIT, per_boot_medians, sort_key
 from .parse import KERNELS
 from .stats import BOOTSTRAP_RESAMPLES
 from .tables import (TABLE_HEAD, counters_table, fmt_ms, fmt_size, md_table,
-                     table_rows, targets, tlb_table)
+                     migration_counters_table, table_rows, targets, tlb_table)
 
 
 def host_cpu():
@@ -137,7 +137,7 @@ def write_report(path, runs, samples, rows, env, png_ok, trows=(), aa=False):
                   "maintenance cost very different amounts than a CPU does. "
                   "Read only the vanilla/patched ratios, and those as "
                   "indications of how much work the batching removes."]
-    lines += ["", "## Targets", ""] + targets(rows) + ["",
+    lines += ["", "## Targets", ""] + targets(rows, icount_run(env)) + ["",
               "## Method",
               "",
               "Each workload runs `pb_bench` in the guest (zram swap with lz4, "
@@ -163,6 +163,16 @@ def write_report(path, runs, samples, rows, env, png_ok, trows=(), aa=False):
               "method's noise floor under this emulator, including what the "
               "layout of a kernel image alone does." % (BOOTSTRAP_RESAMPLES,
                                                          REGRESSION_LIMIT),
+              "",
+              "`migrate` moves a region (256 MiB unless the table says otherwise) of the named folio size "
+              "(PMD-sized folios PTE-mapped first) to the other NUMA node "
+              "with one move_pages() call naming every page, timed around the "
+              "call; `migrate_back` then moves it back the same way. The first "
+              "leg is the one the migration goals are about: it migrates the "
+              "same folios on both kernels. On the way back vanilla 7.3 splits "
+              "every large folio that its first leg left queued as partially "
+              "mapped (split/folio in the migration counters), so that leg "
+              "measures the split fix as much as the batching.",
               ""]
     for arch in sorted({r["arch"] for r in rows}):
         lines += ["## %s" % arch, "", md_table(TABLE_HEAD, table_rows(rows, arch)), ""]
@@ -171,6 +181,11 @@ def write_report(path, runs, samples, rows, env, png_ok, trows=(), aa=False):
                   "(tlb_one/folio is nr_tlb_local_flush_one divided by the "
                   "number of folios; `-` where the kernel does not expose it):",
                   "", md_table(head, body), ""]
+        head, body = migration_counters_table(rows, arch)
+        if body:
+            lines += ["Migration counters, mean deltas over the timed leg per "
+                      "run (moved: pages on the target node afterwards; "
+                      "pgmigrate_* are system-wide):", "", md_table(head, body), ""]
         head, body = tlb_table(trows, arch)
         if body:
             lines += ["TLB flushes over one more, untimed run per boot, counted "

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Text and Markdown tables of the statistics, and how each cell is formatted."""
 
-from .analyse import REGRESSION_LIMIT
+from .analyse import REGRESSION_LIMIT, migration_goal
 from .parse import KERNELS
 
 
@@ -99,11 +99,14 @@ def md_table(head, body):
     return "\n".join(lines)
 
 
+MIGRATION_BENCHES = ("migrate", "migrate_back")
+
+
 def counters_table(rows, arch):
     """Mean counter deltas per folio, to show which path ran."""
     body = []
     for r in rows:
-        if r["arch"] != arch:
+        if r["arch"] != arch or r["bench"] in MIGRATION_BENCHES:
             continue
         for k in KERNELS:
             c = r[k + "_counters"]
@@ -123,6 +126,34 @@ def counters_table(rows, arch):
     head = ("workload", "size", "kernel", "swpout", "swpout_fallback",
             "split_deferred", "pswpout", "swpout_zero", "pglazyfree(d)", "tlb_one/folio",
             "tlb_remote", "flagged")
+    return head, body
+
+
+def migration_counters_table(rows, arch):
+    """Mean counter deltas of the migration legs, splits per folio."""
+    body = []
+    for r in rows:
+        if r["arch"] != arch or r["bench"] not in MIGRATION_BENCHES:
+            continue
+        folios = (r["mib"] << 10) // r["size_kb"] if r["mib"] else None
+        for k in KERNELS:
+            c = r[k + "_counters"]
+            if not c or not r[k]:
+                continue
+
+            def per_folio(f):
+                v = c.get(f)
+                return "%.2f" % (v / folios) if v is not None and folios else "-"
+            body.append((r["bench"], fmt_size(r["size_kb"]), k,
+                         fmt_num(c.get("moved")), fmt_num(c.get("pgmigrate_success")),
+                         fmt_num(c.get("pgmigrate_fail")), per_folio("split"),
+                         per_folio("split_deferred"), fmt_num(c.get("thp_migration_split")),
+                         per_folio("nr_tlb_local_flush_one"),
+                         fmt_num(c.get("nr_tlb_remote_flush")),
+                         "%d" % r[k + "_flagged"]))
+    head = ("workload", "size", "kernel", "moved", "pgmigrate_success",
+            "pgmigrate_fail", "split/folio", "split_deferred/folio",
+            "thp_migration_split", "tlb_one/folio", "tlb_remote", "flagged")
     return head, body
 
 
@@ -151,8 +182,29 @@ def fmt_num(v):
     return "%d" % v if float(v).is_integer() else "%.1f" % v
 
 
-def targets(rows):
-    """The issue's acceptance lines: headline against the seed, 4K no-regression."""
+def migration_targets(rows, icount):
+    """The migration goals (instruction counts) against the first leg."""
+    out = []
+    for r in rows:
+        goal = migration_goal(r["bench"], r["size_kb"], r["arch"])
+        if goal is None or r["speedup"] is None:
+            continue
+        if r["ci_low"] >= goal:
+            how = "meets the goal of %.3gx (whole CI above it)" % goal
+        elif r["speedup"] >= goal:
+            how = "meets the goal of %.3gx (CI reaches below it)" % goal
+        else:
+            how = "**below the goal of %.3gx**" % goal
+        if not icount:
+            how += "; the goal is in instruction counts (ICOUNT=0), this run is timed"
+        out.append("- %s %s move_pages() of %d MiB to the other node: speedup %s: %s." % (
+            r["arch"], fmt_size(r["size_kb"]), r["mib"], fmt_ratio(r), how))
+    return out
+
+
+def targets(rows, icount=False):
+    """The acceptance lines: headline against the seed, 4K no-regression,
+    and the migration goals."""
     out = []
     for arch in sorted({r["arch"] for r in rows}):
         for r in rows:
@@ -175,4 +227,6 @@ def targets(rows):
                 else:
                     how = "**REGRESSION** (below %.2f, whole CI below 1)" % REGRESSION_LIMIT
                 out.append("- %s 4K MADV_PAGEOUT: speedup %s: %s." % (arch, fmt_ratio(r), how))
-    return out or ["- no MADV_PAGEOUT pair measured"]
+    if not out:
+        out.append("- no MADV_PAGEOUT pair measured")
+    return out + migration_targets(rows, icount)

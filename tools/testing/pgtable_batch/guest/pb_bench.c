@@ -13,6 +13,9 @@
  *   mixed    mmap, memset(0), fork(), the child exits, the parent rewrites
  *            one page per folio so that every folio mixes AnonExclusive
  *            and shared-looking pages, time madvise(MADV_PAGEOUT) (256 MiB)
+ *   migrate  mmap, memset(1), time move_pages() of every page to the other
+ *            NUMA node, then time move_pages() back (256 MiB); the two
+ *            legs are reported as "migrate" and "migrate_back"
  *
  * The seed programs fill the region with memset(); Linux 7.3 does not
  * write zero-filled folios to swap but records them as zero (the
@@ -29,6 +32,11 @@
  * mTHP statistics and of the /proc/vmstat events that show which path ran,
  * plus "setup_" deltas over the population of the region (folio
  * allocations, PMD splits).  Results are reported as KTAP.
+ *
+ * A migrate sample also carries "moved": how many pages move_pages() found
+ * on the target node afterwards (asked in a second, untimed call: its
+ * statuses of the move itself are per folio, not per page, for large
+ * folios).
  *
  * With -t, one more untimed run traces the tlb:tlb_flush event (x86 with
  * tracing) over the unmap and prints
@@ -51,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -67,6 +76,9 @@
 #ifndef MADV_HUGEPAGE
 #define MADV_HUGEPAGE 14
 #endif
+#ifndef MPOL_MF_MOVE
+#define MPOL_MF_MOVE (1 << 1)
+#endif
 
 #define THP_SYSFS	"/sys/kernel/mm/transparent_hugepage"
 #define PATTERN_MAGIC	0x5042424e43480000ULL	/* "PBBNCH" */
@@ -77,6 +89,7 @@ enum bench_kind {
 	BENCH_MADVFREE,
 	BENCH_MUNMAP,
 	BENCH_MIXED,
+	BENCH_MIGRATE,
 };
 
 struct bench_desc {
@@ -93,6 +106,7 @@ static const struct bench_desc benches[] = {
 	{ "madvfree",	BENCH_MADVFREE,	1024, 1, false },
 	{ "munmap",	BENCH_MUNMAP,	1024, 1, true },
 	{ "mixed",	BENCH_MIXED,	256,  0, false },
+	{ "migrate",	BENCH_MIGRATE,	256,  1, true },
 };
 
 /* Events from /proc/vmstat; the nr_tlb_* ones exist with DEBUG_TLBFLUSH. */
@@ -102,6 +116,8 @@ static const char * const vmstat_keys[] = {
 	"thp_deferred_split_page",
 	"nr_tlb_remote_flush", "nr_tlb_remote_flush_received",
 	"nr_tlb_local_flush_all", "nr_tlb_local_flush_one",
+	"pgmigrate_success", "pgmigrate_fail", "thp_migration_success",
+	"thp_migration_fail", "thp_migration_split",
 };
 
 #define NR_VMSTAT ARRAY_SIZE(vmstat_keys)
@@ -547,16 +563,17 @@ static void tlb_trace_report(const struct options *o,
 	fflush(stdout);
 }
 
-static void print_sample(const struct options *o, int run, bool warmup,
-			 uint64_t ns, const struct counters *s0,
-			 const struct counters *s1, const struct counters *t0,
-			 const struct counters *t1)
+/* @name: the workload, @moved: pages found on the target node or -1. */
+static void print_sample(const struct options *o, const char *name, int run,
+			 bool warmup, uint64_t ns, long long moved,
+			 const struct counters *s0, const struct counters *s1,
+			 const struct counters *t0, const struct counters *t1)
 {
 	size_t len = (size_t)o->mib << 20;
 	size_t i;
 
 	printf("PB-SAMPLE {\"bench\":\"%s\",\"size_kb\":%lu,\"mib\":%lu,",
-	       o->bench->name, o->size_kb, o->mib);
+	       name, o->size_kb, o->mib);
 	printf("\"run\":%d,\"warmup\":%d,\"ns\":%llu,", run, warmup ? 1 : 0,
 	       (unsigned long long)ns);
 	printf("\"folios\":%zu,\"pages\":%zu,\"pte_map\":%d,\"zero_filled\":%d,",
@@ -564,6 +581,8 @@ static void print_sample(const struct options *o, int run, bool warmup,
 	       o->pte_map_pmd && o->size_kb * 1024 == pmd_size(),
 	       !o->fill && !o->verify);
 	printf("\"swap_kb\":%lld", meminfo_kb("SwapTotal"));
+	if (moved >= 0)
+		printf(",\"moved\":%lld", moved);
 	for (i = 0; i < NR_MTHP; i++)
 		if (mthp_present[i])
 			printf(",\"%s\":%lld", mthp_keys[i],
@@ -582,6 +601,106 @@ static void print_sample(const struct options *o, int run, bool warmup,
 			       s1->vm[i] - s0->vm[i]);
 	printf("}\n");
 	fflush(stdout);
+}
+
+/* The move_pages() arrays of the migrate workload, one entry per page. */
+static void **mig_pages;
+static int *mig_nodes, *mig_status;
+
+/* Fill the arrays for [p, p + len) and @node; returns the page count. */
+static size_t move_prepare(char *p, size_t len, int node)
+{
+	size_t i, n = len / page_size;
+
+	for (i = 0; i < n; i++) {
+		mig_pages[i] = p + i * page_size;
+		mig_nodes[i] = node;
+	}
+	return n;
+}
+
+/* move_pages() the @n prepared pages, or with @node < 0 ask where they are. */
+static long move_call(size_t n, int node)
+{
+	return syscall(__NR_move_pages, 0, n, mig_pages,
+		       node < 0 ? NULL : mig_nodes, mig_status,
+		       node < 0 ? 0 : MPOL_MF_MOVE);
+}
+
+static long move_region(char *p, size_t len, int node)
+{
+	return move_call(move_prepare(p, len, node), node);
+}
+
+/* How many pages of [p, p + len) are on @node. */
+static long long pages_on(char *p, size_t len, int node)
+{
+	long long on = 0;
+	size_t i;
+
+	if (move_region(p, len, -1) < 0)
+		ksft_exit_fail_perror("move_pages (query)");
+	for (i = 0; i < len / page_size; i++)
+		on += mig_status[i] == node;
+	return on;
+}
+
+/*
+ * One leg of the migrate workload: move [p, p + len) to @node, timing the
+ * move_pages() call alone (the arrays are filled before).  The TLB run
+ * traces the leg instead of timing it.
+ */
+static uint64_t migrate_leg(const struct options *o, const char *name,
+			    int run, enum run_kind how, char *p, size_t len,
+			    int node, const struct counters *s0,
+			    const struct counters *s1)
+{
+	struct counters t0, t1;
+	uint64_t start, end;
+	size_t n = move_prepare(p, len, node);
+	long long moved;
+	long ret;
+
+	snapshot(&t0);
+	if (how == RUN_TLB)
+		trace_write("tracing_on", "1");
+	start = now_ns();
+	ret = move_call(n, node);
+	end = now_ns();
+	if (how == RUN_TLB)
+		trace_write("tracing_on", "0");
+	snapshot(&t1);
+	if (ret < 0)
+		ksft_exit_fail_perror("move_pages");
+	moved = pages_on(p, len, node);
+	if (how == RUN_TLB)
+		tlb_trace_report(o, &t0, &t1);
+	else
+		print_sample(o, name, run, how == RUN_WARMUP, end - start,
+			     moved, s0, s1, &t0, &t1);
+	return end - start;
+}
+
+/*
+ * The migrate workload after the setup: to the node the first page is not
+ * on, and back (not in the TLB run).  Returns the time of the first leg.
+ */
+static uint64_t migrate_run(const struct options *o, int run,
+			    enum run_kind how, char *p, size_t len,
+			    const struct counters *s0, const struct counters *s1)
+{
+	int home, other;
+	uint64_t ns;
+
+	if (move_region(p, page_size, -1) < 0 || mig_status[0] < 0)
+		ksft_exit_fail_msg("the region has no node: %s\n",
+				   strerror(errno));
+	home = mig_status[0];
+	other = home ? 0 : 1;
+	ns = migrate_leg(o, "migrate", run, how, p, len, other, s0, s1);
+	if (how != RUN_TLB)
+		migrate_leg(o, "migrate_back", run, how, p, len, home, s0, s1);
+	return ns;
 }
 
 /* One run; returns the time of the timed region in ns. */
@@ -628,6 +747,15 @@ static uint64_t run_once(const struct options *o, int run, enum run_kind how)
 		ksft_exit_fail_perror("madvise(MADV_FREE)");
 	snapshot(&s1);
 
+	if (kind == BENCH_MIGRATE) {
+		uint64_t ns = migrate_run(o, run, how, p, len, &s0, &s1);
+
+		if (o->verify && verify(p, len, folio_bytes, false))
+			ksft_exit_fail_msg("migrate: data lost\n");
+		munmap(p, len);
+		return ns;
+	}
+
 	snapshot(&t0);
 	if (how == RUN_TLB)
 		trace_write("tracing_on", "1");
@@ -658,8 +786,8 @@ static uint64_t run_once(const struct options *o, int run, enum run_kind how)
 	if (how == RUN_TLB)
 		tlb_trace_report(o, &t0, &t1);
 	else
-		print_sample(o, run, how == RUN_WARMUP, end - start, &s0, &s1,
-			     &t0, &t1);
+		print_sample(o, o->bench->name, run, how == RUN_WARMUP,
+			     end - start, -1, &s0, &s1, &t0, &t1);
 
 	if (kind != BENCH_MUNMAP) {
 		if (o->verify && kind != BENCH_LAZYFREE &&
@@ -823,6 +951,17 @@ int main(int argc, char **argv)
 		ksft_print_msg("hugepages-%lukB is disabled: folios will be smaller\n",
 			       o.size_kb);
 
+	if (o.bench->kind == BENCH_MIGRATE) {
+		size_t n = (o.mib << 20) / page_size;
+
+		if (access("/sys/devices/system/node/node1", F_OK))
+			ksft_exit_skip("migrate: no second NUMA node\n");
+		mig_pages = calloc(n, sizeof(*mig_pages));
+		mig_nodes = calloc(n, sizeof(*mig_nodes));
+		mig_status = calloc(n, sizeof(*mig_status));
+		if (!mig_pages || !mig_nodes || !mig_status)
+			ksft_exit_fail_perror("calloc");
+	}
 	ns = calloc(o.runs, sizeof(*ns));
 	if (!ns)
 		ksft_exit_fail_perror("calloc");
