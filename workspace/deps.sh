@@ -14,7 +14,7 @@ rsync xz-utils git python3 python3-matplotlib python3-ply python3-git
 python3-sphinx python3-sphinx-rtd-theme python3-yaml perl kmod
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 qemu-system-x86 qemu-system-arm busybox-static coccinelle
-libasan8 libubsan1 zstd gdb-multiarch"
+libasan8 libubsan1 zstd gdb-multiarch libnuma-dev libnuma-dev:arm64"
 
 have_all() {
 	local p

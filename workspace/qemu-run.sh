@@ -18,6 +18,10 @@
 # memory latency).  Such a guest has one vCPU: with two, QEMU runs them in
 # turn and guests stalled in stop_machine() while booting.
 #
+# A guest has two vCPUs, on NUMA node 0; the "selftests" plan has three
+# (the mm selftest "migration" needs three CPUs to run at all).  PB_SMP=N
+# gives it N.  Under -icount a guest has one.
+#
 # PB_GDB=PORT opens QEMU's gdbstub on PORT and boots without KASLR, for
 # workspace/icount-profile.sh to single-step the guest kernel.
 #
@@ -66,13 +70,19 @@ mem_half() {	# half of MEM (e.g. 2G), in MiB
 	echo "$((m / 2))M"
 }
 
+vcpus() {	# plan -> the number of vCPUs its guest gets
+	if [ "$1" = selftests ]; then echo "${PB_SMP:-3}"; else echo "${PB_SMP:-2}"; fi
+}
+
 boot() {	# accel plan log timeout
 	local accel=$1 plan=$2 log=$3 t=$4 cmd console kunit= extra= khz
 	# The x86_64 kernels have no ACPI: they find the CPUs in SeaBIOS's MP
 	# table, which lists one CPU per socket.  QEMU puts two CPUs in one
 	# socket by default, so ask for two sockets or the guest runs on one.
-	local smp=2
-	case $ARCH in x86_64) console=ttyS0 smp=2,sockets=2,cores=1,threads=1 ;; arm64) console=ttyAMA0 ;; esac
+	local n smp
+	n=$(vcpus "$plan")
+	smp=$n
+	case $ARCH in x86_64) console=ttyS0 smp=$n,sockets=$n,cores=1,threads=1 ;; arm64) console=ttyAMA0 ;; esac
 	[ -n "$icount" ] && smp=1
 	[ "$plan" = check ] || [ "${PB_KUNIT:-0}" = 1 ] || kunit=" kunit.enable=0"
 	# Under TCG an x86_64 guest reads the host's TSC.  Tell it the rate:
@@ -146,10 +156,11 @@ fail=()
 end=$(sed -n 's/^PB-END rc=\([0-9]*\).*/\1/p' "$LOG" | tail -1)
 [ -z "$end" ] && fail+=("the plan did not finish (no PB-END)")
 [ -n "$end" ] && [ "$end" != 0 ] && fail+=("the plan exited with rc=$end")
-# The tests race threads on two CPUs and count flush IPIs: a guest that
-# came up on one CPU did not test what it claims to.
+# The tests race threads on two CPUs (the selftests on three) and count
+# flush IPIs: a guest that came up with fewer did not test what it claims
+# to.
 cpus=$(sed -n 's/^PB-BEGIN .*cpus=\([0-9]*\).*/\1/p' "$LOG" | head -1)
-want_cpus=2
+want_cpus=$(vcpus "$PLAN")
 [ -n "$icount" ] && want_cpus=1
 [ -n "$cpus" ] && [ "$cpus" != $want_cpus ] && fail+=("the guest runs on $cpus CPU(s), not $want_cpus")
 pat='WARNING: CPU|------------\[ cut here \]|BUG:|Oops|Kernel panic|KASAN:|UBSAN:|possible recursive locking|circular locking dependency|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|Unable to handle kernel|general protection fault|page_table_check'

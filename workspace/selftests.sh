@@ -21,7 +21,7 @@ KTREE=$(realpath "$2")
 OUTDIR=$(realpath -m "$3")
 
 TESTS="cow uffd-unit-tests uffd-wp-mremap guard-regions pagemap_ioctl
-	madv_populate mremap_test"
+	madv_populate mremap_test migration split_huge_page_test"
 case $ARCH in
 x86_64)
 	KARCH=x86

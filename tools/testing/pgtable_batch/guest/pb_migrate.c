@@ -16,8 +16,9 @@
  * page per folio written again); half of every folio read-only (the write
  * bit differs within the folio); a hole in every folio; a longterm pin
  * on part of the region (migration of the pinned folios fails and every
- * PTE comes back as it was); and a writer on another CPU while the region
- * migrates back and forth.
+ * PTE comes back as it was); a writer on another CPU while the region
+ * migrates back and forth; and shared anonymous memory (shmem, with the
+ * size's shmem_enabled knob on), the file side of the same code.
  *
  * Usage: pb_migrate [-t test]... [-s size_kb]... [-m region_mib]
  */
@@ -584,6 +585,52 @@ static enum pb_result test_race(struct pb_ctx *c)
 	return bad ? PB_FAIL : PB_PASS;
 }
 
+/*
+ * Shared anonymous memory: shmem folios go through the same migration
+ * paths as file folios (no anon rmap, no AnonExclusive).  Migrated twice
+ * to node 1 and back; every folio of the size must have been allocated
+ * (shmem_alloc), none split, every byte intact.
+ */
+static enum pb_result test_shmem(struct pb_ctx *c)
+{
+	unsigned long alloc = 0, split = 0, folios = c->len / c->fsz;
+	int kb = c->kb;
+	size_t bad = 0;
+	uint32_t *gen;
+	char *p;
+
+	if (kb != 4 && pb_mthp_set(&kb, 1, true))
+		return PB_SKIP;
+	if (kb != 4) {
+		alloc = pb_mthp_stat(kb, "shmem_alloc");
+		split = pb_mthp_stat(kb, "split");
+	}
+	p = pb_mmap_aligned(c->len, c->fsz, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1);
+	if (!p)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	gen = pb_gens(c);
+	fill(p, c->npages, gen, 1);
+	if (kb != 4 && pb_mthp_stat(kb, "shmem_alloc") - alloc < folios) {
+		ksft_print_msg("shmem: %lu of %lu folios of %dkB allocated\n",
+			       pb_mthp_stat(kb, "shmem_alloc") - alloc, folios, kb);
+		bad++;
+	}
+	bad += round_trips(c, "shmem", p, NULL, 2);
+	if (kb != 4 && pb_mthp_stat(kb, "split") != split) {
+		ksft_print_msg("shmem: %lu folios of %dkB split\n",
+			       pb_mthp_stat(kb, "split") - split, kb);
+		total_splits += pb_mthp_stat(kb, "split") - split;
+		bad++;
+	}
+	bad += verify("shmem", p, c->npages, gen);
+	munmap(p, c->len);
+	free(gen);
+	if (kb != 4)
+		pb_mthp_set(&kb, 1, false);
+	return bad ? PB_FAIL : PB_PASS;
+}
+
 struct test {
 	const char *name;
 	enum pb_result (*fn)(struct pb_ctx *c);
@@ -597,6 +644,7 @@ static const struct test tests[] = {
 	{ "hole", test_hole },
 	{ "pinned", test_pinned },
 	{ "race", test_race },
+	{ "shmem", test_shmem },
 };
 #define NR_TESTS (sizeof(tests) / sizeof(tests[0]))
 
