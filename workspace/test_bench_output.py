@@ -290,7 +290,7 @@ class Migration(unittest.TestCase):
             self.assertEqual(len(mig), 3)
             self.assertIn("arm64 4K", mig[0])
             self.assertIn("arm64 64K", mig[1])
-            self.assertIn("meets the goal of 1.5x", mig[1])
+            self.assertIn("reaches the goal of 1.5x", mig[1])
             self.assertIn("x86_64 64K", mig[2])
             self.assertIn("**below the goal of 1.2x**", mig[2])
             self.assertTrue(all("this run is timed" in x for x in mig))

@@ -182,6 +182,15 @@ def fmt_num(v):
     return "%d" % v if float(v).is_integer() else "%.1f" % v
 
 
+def against(row, goal, what):
+    """How a row's speedup and CI stand against @goal ("the seed's 2.15x")."""
+    if row["ci_low"] >= goal:
+        return "reaches %s (whole CI above it)" % what
+    if row["speedup"] >= goal:
+        return "reaches %s (CI reaches below it)" % what
+    return "**below %s**" % what
+
+
 def migration_targets(rows, icount):
     """The migration goals (instruction counts) against the first leg."""
     out = []
@@ -189,12 +198,7 @@ def migration_targets(rows, icount):
         goal = migration_goal(r["bench"], r["size_kb"], r["arch"])
         if goal is None or r["speedup"] is None:
             continue
-        if r["ci_low"] >= goal:
-            how = "meets the goal of %.3gx (whole CI above it)" % goal
-        elif r["speedup"] >= goal:
-            how = "meets the goal of %.3gx (CI reaches below it)" % goal
-        else:
-            how = "**below the goal of %.3gx**" % goal
+        how = against(r, goal, "the goal of %.3gx" % goal)
         if not icount:
             how += "; the goal is in instruction counts (ICOUNT=0), this run is timed"
         out.append("- %s %s move_pages() of %d MiB to the other node: speedup %s: %s." % (
@@ -212,12 +216,7 @@ def targets(rows, icount=False):
                 continue
             if r["size_kb"] == 64 and r["seed"]:
                 goal = r["seed"]["ratio"]
-                if r["ci_low"] >= goal:
-                    how = "reaches the seed's %.2fx (whole CI above it)" % goal
-                elif r["speedup"] >= goal:
-                    how = "reaches the seed's %.2fx (CI reaches below it)" % goal
-                else:
-                    how = "**below the seed's %.2fx**" % goal
+                how = against(r, goal, "the seed's %.2fx" % goal)
                 out.append("- %s 64K MADV_PAGEOUT: speedup %s: %s." % (arch, fmt_ratio(r), how))
             elif r["size_kb"] == 4:
                 if r["speedup"] >= REGRESSION_LIMIT:
