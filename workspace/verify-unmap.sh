@@ -11,7 +11,9 @@
 # what swp_pte_prepare() gives for that page and its original PTE, checks
 # the PTEs it restores, and injects failures of the swap dup and of the
 # anon-exclusive sharing on request.  A mismatch, lost data, a leaked swap
-# count or a kernel report fails the run.
+# count or a kernel report fails the run.  The same kernel checks
+# try_to_migrate_one()'s migration entries and remove_migration_pte()'s
+# restored PTEs against the per-PTE results (mig_*, remove_* counters).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,12 +44,19 @@ for arch in $ARCHES; do
 	log=$BUILD/logs/$arch-verify-mmverify.log
 	"$REPO/workspace/qemu-run.sh" "$arch" "$out/kernel.img" "$initrd" \
 		mmverify "$log" "$TIMEOUT" || { rc=1; continue; }
-	# The counters of the instrumentation: what was checked, and that the
-	# mixed, partial and restore paths really ran.
-	echo "verify-unmap: $arch: $(sed -n 's/^# ttu_dbg \([a-z]*\) \([0-9]*\)$/\1=\2/p' "$log" | tr '\n' ' ')"
-	for c in checked batches mixed partial restored injected; do
+	# The counters of the instrumentation: what was checked, that the
+	# mixed, partial and restore paths really ran (swap-out, migration
+	# and the restore of migration entries), and no mismatch.
+	echo "verify-unmap: $arch: $(sed -n 's/^# ttu_dbg \([a-z_]*\) \([0-9]*\)$/\1=\2/p' "$log" | tr '\n' ' ')"
+	for c in checked batches mixed partial restored injected \
+		mig_checked mig_batches mig_mixed mig_restored mig_injected \
+		remove_checked remove_runs; do
 		n=$(sed -n "s/^# ttu_dbg $c \([0-9]*\)$/\1/p" "$log")
 		[ "${n:-0}" -gt 0 ] || { echo "verify-unmap: $arch: nothing counted as $c" >&2; rc=1; }
+	done
+	for c in mismatch mig_mismatch remove_mismatch; do
+		n=$(sed -n "s/^# ttu_dbg $c \([0-9]*\)$/\1/p" "$log")
+		[ -n "$n" ] && [ "$n" = 0 ] || { echo "verify-unmap: $arch: $c=${n:-missing}" >&2; rc=1; }
 	done
 done
 exit $rc
