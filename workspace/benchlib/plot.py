@@ -31,8 +31,11 @@ def plot(path, rows):
                 continue
             xs = [p[0] for p in pts]
             ys = [p[1]["speedup"] for p in pts]
-            err = [[y - p[1]["ci_low"] for y, p in zip(ys, pts)],
-                   [p[1]["ci_high"] - y for y, p in zip(ys, pts)]]
+            # A percentile bootstrap CI need not contain the ratio of the
+            # means (skewed runs, or one run a side where the two differ
+            # in the last bit): draw no bar below or above the point then.
+            err = [[max(0.0, y - p[1]["ci_low"]) for y, p in zip(ys, pts)],
+                   [max(0.0, p[1]["ci_high"] - y) for y, p in zip(ys, pts)]]
             ax.errorbar(xs, ys, yerr=err, marker=marker, color=color, capsize=3,
                         label=arch)
             sx = [kb for kb in xs if seed_for(bench, kb, arch) and
