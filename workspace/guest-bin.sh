@@ -20,7 +20,7 @@ HDR=$BUILD/hdr/$ARCH
 stamp=$(git -C "$TREE" rev-parse HEAD)
 if [ "$(cat "$HDR/.stamp" 2>/dev/null)" != "$stamp" ]; then
 	rm -rf "$HDR"
-	make -s -C "$TREE" O="$BUILD/hdr/o-$ARCH" ARCH=$KARCH headers_install \
+	make -s -j"$(nproc)" -C "$TREE" O="$BUILD/hdr/o-$ARCH" ARCH="$KARCH" headers_install \
 		INSTALL_HDR_PATH="$HDR" >/dev/null
 	echo "$stamp" >"$HDR/.stamp"
 fi
@@ -34,6 +34,6 @@ make -s -C "$REPO/tools/testing/pgtable_batch/guest" CC="$CC" OUTPUT="$OUT" \
 ST=$BUILD/selftests/$ARCH
 st_stamp="$stamp $(sha1sum <"$REPO/workspace/selftests.sh")"
 if [ "$(cat "$ST.stamp" 2>/dev/null)" != "$st_stamp" ]; then
-	CROSS_COMPILE=$CROSS "$REPO/workspace/selftests.sh" "$ARCH" "$TREE" "$ST"
+	KHDR=$HDR CROSS_COMPILE=$CROSS "$REPO/workspace/selftests.sh" "$ARCH" "$TREE" "$ST"
 	echo "$st_stamp" >"$ST.stamp"
 fi

@@ -7,7 +7,8 @@
 #
 # ARCH is x86_64 or arm64, KTREE a kernel source tree (never written to),
 # OUTDIR receives one static binary per test.  The UAPI headers come from
-# "make headers_install" of KTREE into a scratch directory, and the selftests
+# $KHDR if set (an INSTALL_HDR_PATH of KTREE for ARCH), else from
+# "make headers_install" of KTREE into a scratch directory; the selftests
 # are built from a scratch copy of KTREE/tools (their Makefile writes its
 # probe results into the source directory).
 set -euo pipefail
@@ -42,8 +43,14 @@ SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/pb-selftests.XXXXXX")
 trap 'rm -rf "$SCRATCH"' EXIT
 
 # UAPI headers for the target arch.
-make -s -C "$KTREE" O="$SCRATCH/hdr-build" ARCH=$KARCH \
-	INSTALL_HDR_PATH="$SCRATCH/hdr" headers_install
+# KHDR: the tree's installed uapi headers for ARCH, if the caller has them
+# already (guest-bin.sh); headers_install takes most of a minute.
+HDR=${KHDR:-}
+if [ -z "$HDR" ] || [ ! -d "$HDR/include" ]; then
+	HDR=$SCRATCH/hdr
+	make -s -j"$(nproc)" -C "$KTREE" O="$SCRATCH/hdr-build" ARCH=$KARCH \
+		INSTALL_HDR_PATH="$HDR" headers_install
+fi
 
 # A private copy of what the mm selftests read from the tree.
 mkdir -p "$SCRATCH/src/mm"
@@ -57,10 +64,10 @@ for t in $TESTS; do
 done
 
 # shellcheck disable=SC2086
-make -s -C "$SCRATCH/src/tools/testing/selftests/mm" \
+make -s -j"$(nproc)" -C "$SCRATCH/src/tools/testing/selftests/mm" \
 	ARCH=$ARCH CROSS_COMPILE=$CROSS CC="${CROSS}gcc" \
 	OUTPUT="$SCRATCH/out" \
-	KHDR_INCLUDES="-isystem $SCRATCH/hdr/include" \
+	KHDR_INCLUDES="-isystem $HDR/include" \
 	LDFLAGS=-static $targets
 
 for t in $TESTS; do
