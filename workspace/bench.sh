@@ -128,8 +128,8 @@ if [ "$AA" = 1 ]; then
 		[ "$kind" = aa ] && kind=patched
 		args+=("$arch:$kind:$b:$log")
 	done
-	python3 "$REPO/workspace/bench.py" --aa --out "$OUT" "${args[@]}"
+	/usr/bin/python3 "$REPO/workspace/bench.py" --aa --out "$OUT" "${args[@]}"
 else
-	python3 "$REPO/workspace/bench.py" --out "$OUT" "$LOGS"/*.log
+	/usr/bin/python3 "$REPO/workspace/bench.py" --out "$OUT" "$LOGS"/*.log
 fi
 say "done in $(elapsed) ($nboots boots): report, JSON and plot in $OUT"
