@@ -5,9 +5,10 @@
  * Compiles the real x86_64 PTE code of the tree under test against the
  * model page table: arch/x86/include/asm/pgtable.h and pgtable_64.h (PTE
  * layout with soft-dirty and the inverted swap offset, single-PTE helpers),
- * include/linux/pgtable.h and include/linux/pgtable_batch.h.  x86 overrides
- * no batched helper, so what runs is the generic layer over the x86
- * single-PTE operations, and it must be exactly the per-PTE loop.
+ * include/linux/pgtable.h and include/linux/pgtable_batch.h.  x86_64
+ * overrides set_softleaf_ptes() (the offset advanced in the encoding);
+ * every other helper is the generic layer over the x86 single-PTE
+ * operations, and each must be exactly the per-PTE loop.
  */
 
 #include "include/pgtable_batch_internal.h"
@@ -42,6 +43,23 @@ bool ptep_clear_flush_young(struct vm_area_struct *vma,
 		unsigned long address, pte_t *ptep)
 {
 	return ptep_test_and_clear_young(vma, address, ptep);
+}
+
+/*
+ * DUPLICATED from arch/x86/mm/pgtable.c: the out-of-line part of the
+ * set_softleaf_ptes() override, which checks the range and picks between
+ * advancing and keeping the entry; the loop and the offset arithmetic it
+ * calls are the tree's <asm/pgtable.h>.
+ */
+void x86_set_softleaf_ptes(struct mm_struct *mm, unsigned long addr,
+			   pte_t *ptep, pte_t pte, unsigned int nr)
+{
+	VM_WARN_ON(nr < 2);
+	VM_WARN_ON(pmd_addr_end(addr, addr + nr * PAGE_SIZE) !=
+		   addr + nr * PAGE_SIZE);
+
+	__set_softleaf_ptes(mm, addr, ptep, pte, nr,
+			    softleaf_pte_has_offset(pte));
 }
 
 #define PB_ARCH			x86_arch
