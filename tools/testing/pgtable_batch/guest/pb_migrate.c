@@ -17,7 +17,8 @@
  * bit differs within the folio); a hole in every folio; a longterm pin
  * on part of the region (migration of the pinned folios fails and every
  * PTE comes back as it was); a writer on another CPU while the region
- * migrates back and forth; and shared anonymous memory (shmem, with the
+ * migrates back and forth; munmap() of half of every folio (or 64K) on
+ * another CPU while the region migrates; and shared anonymous memory (shmem, with the
  * size's shmem_enabled knob on), the file side of the same code.
  *
  * Usage: pb_migrate [-t test]... [-s size_kb]... [-m region_mib]
@@ -595,6 +596,105 @@ static enum pb_result test_race(struct pb_ctx *c)
 	return bad ? PB_FAIL : PB_PASS;
 }
 
+struct unmapper {
+	struct pb_ctx *c;
+	char *p;
+	useconds_t gap;		/* between two munmap() calls */
+	atomic_int go, done;
+};
+
+/*
+ * The unit of the munmap() race: a folio, or 64K of smaller folios (a
+ * VMA per page would make the case slow and test the VMA tree instead).
+ */
+static size_t unmap_unit(const struct pb_ctx *c)
+{
+	size_t min = 65536 / pb_pagesize;
+
+	return c->ppf > min ? c->ppf : min;
+}
+
+/*
+ * The upper half of every unit, one unit at a time, munmap()ed while the
+ * region migrates: a large folio loses half of its PTEs, present or
+ * migration entries, under the migration.
+ */
+static void *unmapper_fn(void *arg)
+{
+	struct unmapper *u = arg;
+	struct pb_ctx *c = u->c;
+	size_t step = unmap_unit(c), half = step / 2, i;
+
+	while (!atomic_load(&u->go))
+		;
+	for (i = 0; i + step <= c->npages; i += step) {
+		usleep(u->gap);
+		if (munmap(u->p + (i + step - half) * pb_pagesize,
+			   half * pb_pagesize))
+			ksft_exit_fail_msg("munmap: %s\n", strerror(errno));
+	}
+	atomic_store(&u->done, 1);
+	return NULL;
+}
+
+/*
+ * munmap() racing migration: the region moves back and forth while the
+ * other CPU unmaps half of every folio (of every 64K with smaller folios).  Afterwards the pages left must
+ * move both ways and hold their data.  Splits are expected: a partially
+ * mapped folio is split before it migrates.
+ */
+static enum pb_result test_unmap(struct pb_ctx *c)
+{
+	struct unmapper u = { .c = c, .p = pb_region(c) };
+	size_t step = unmap_unit(c), bad = 0, wrong = 0, moves = 0, i;
+	uint32_t *gen = pb_gens(c);
+	int *status = calloc(c->npages, sizeof(*status));
+	int node, home;
+	uint64_t t0;
+	pthread_t t;
+
+	if (!status)
+		ksft_exit_fail_msg("out of memory\n");
+	fill(u.p, c->npages, gen, 1);
+	home = node_of(u.p, NULL, c->npages);
+	/*
+	 * One move there and back, timed: the munmap() calls are spread over
+	 * about four moves, so that they fall into every phase of one.
+	 */
+	t0 = pb_now_ns();
+	move_pages_of(u.p, c->npages, NULL, !home, status);
+	move_pages_of(u.p, c->npages, NULL, home, status);
+	u.gap = (pb_now_ns() - t0) * 2 / 1000 / (c->npages / step);
+	if (pthread_create(&t, NULL, unmapper_fn, &u))
+		ksft_exit_fail_msg("pthread_create\n");
+	atomic_store(&u.go, 1);
+	/* Pages vanish under these calls: their statuses say nothing. */
+	for (node = !home; !atomic_load(&u.done); node = !node, moves++)
+		move_pages_of(u.p, c->npages, NULL, node, status);
+	pthread_join(t, NULL);
+	ksft_print_msg("unmap %dkB: %zu moves of the region while half of it was unmapped, %zu munmap() calls %u us apart\n",
+		       c->kb, moves, c->npages / step, (unsigned int)u.gap);
+	/* What is left has its pages; what was unmapped has none. */
+	for (i = 0; i < c->npages; i++)
+		if (i % step >= step / 2)
+			gen[i] = 0;
+	bad += round_trips(c, "unmap", u.p, gen, 1);
+	for (i = 0; i < c->npages; i++) {
+		if (!gen[i])
+			continue;
+		if (!pb_page_ok(u.p + i * pb_pagesize, i, gen[i]) &&
+		    wrong++ < 8)
+			ksft_print_msg("unmap: page %zu wrong\n", i);
+		bytes_verified += pb_pagesize;
+	}
+	total_mismatches += wrong;
+	bad += wrong;
+	munmap(u.p, c->len);
+	free(status);
+	free(gen);
+	return bad || !moves ? PB_FAIL : PB_PASS;
+}
+
 /*
  * Shared anonymous memory: shmem folios go through the same migration
  * paths as file folios (no anon rmap, no AnonExclusive).  Migrated twice
@@ -654,6 +754,7 @@ static const struct test tests[] = {
 	{ "hole", test_hole },
 	{ "pinned", test_pinned },
 	{ "race", test_race },
+	{ "unmap", test_unmap },
 	{ "shmem", test_shmem },
 };
 #define NR_TESTS (sizeof(tests) / sizeof(tests[0]))
