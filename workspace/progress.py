@@ -55,7 +55,7 @@ DEFAULTS = (
     (r"^guest-arm64-.*-bench-quick(-b\d+)?$", 105),
     (r"^guest-x86_64-.*-bench(-b\d+)?$", 120), (r"^guest-arm64-.*-bench(-b\d+)?$", 180),
     (r"^guest-x86_64-.*-verify", 170), (r"^guest-arm64-.*-verify", 245),
-    (r"^guest-bin-", 95), (r"^lint$", 475), (r"^tree$", 26),
+    (r"^guest-bin-", 60), (r"^lint$", 240), (r"^tree$", 26),
     (r"^test-harness$", 30), (r"^test-cocci$", 20), (r"^test-bench-unit$", 10),
     # make check's guest boots (check 5.4 and 3.6 min, selftests 4.8 and
     # 4.6 min with migration and split_huge_page_test on three vCPUs) and
