@@ -49,7 +49,7 @@ help: ## this list
 	@echo "$$HELP_VARS"
 
 deps: ## install the host packages (quick when present)
-	@$(STEP) --key deps -- env BUILD=$(B) $(W)/deps.sh
+	@$(STEP) --key deps -- env BUILD=$(B) ARCHES="$(ARCHES)" $(W)/deps.sh
 
 base: deps ## Debian's linux-source-7.3 and sparse (build/base, build/sparse)
 	@$(STEP) --key base -- env BUILD=$(B) $(W)/base.sh

@@ -18,6 +18,7 @@ JOBS=${JOBS:-$(nproc)}
 case $ARCH in
 x86_64) KARCH=x86; CROSS=; IMAGE=arch/x86/boot/bzImage ;;
 arm64) KARCH=arm64; CROSS=aarch64-linux-gnu-; IMAGE=arch/arm64/boot/Image ;;
+riscv64) KARCH=riscv; CROSS=riscv64-linux-gnu-; IMAGE=arch/riscv/boot/Image ;;
 *) echo "kbuild: unknown arch $ARCH" >&2; exit 1 ;;
 esac
 case $VARIANT in
@@ -65,6 +66,7 @@ if [ ! -f "$OUT/.config" ] || [ "$(cat "$OUT/.pb-config" 2>/dev/null)" != "$stam
 	must="SWAP ZRAM TRANSPARENT_HUGEPAGE USERFAULTFD PTE_MARKER_UFFD_WP BLK_DEV_INITRD DEVTMPFS PROC_PAGE_MONITOR"
 	[ "$ARCH" = arm64 ] && must="$must ARM64_CONTPTE ARM64_4K_PAGES SERIAL_AMBA_PL011_CONSOLE"
 	[ "$ARCH" = x86_64 ] && must="$must MEM_SOFT_DIRTY SERIAL_8250_CONSOLE DEBUG_TLBFLUSH"
+	[ "$ARCH" = riscv64 ] && must="$must MEM_SOFT_DIRTY SERIAL_8250_CONSOLE RISCV_ISA_FALLBACK"
 	[ "$VARIANT" = test ] && must="$must DEBUG_VM PAGE_TABLE_CHECK PROVE_LOCKING KUNIT"
 	for o in $must; do
 		grep -q "^CONFIG_$o=y" "$OUT/.config" ||
