@@ -105,11 +105,11 @@ test-harness: tree ## userspace conformance harness of the batch helpers (ASan/U
 test-cocci: deps tree ## the Coccinelle scripts against their expected output
 	@$(STEP) --key test-cocci -- env TREE=$(TREE) tools/testing/coccinelle/run.sh
 
-# Debian's python3 (deps.sh installs python3-matplotlib for it), whatever
-# other python3 comes first in PATH.
+# The Python scripts name Debian's python3 in their first line (deps.sh
+# installs python3-matplotlib for it), whatever python3 comes first in PATH.
 test-bench-unit: ## unit tests of bench.py (workspace/benchlib/), progress.py, summary.py
 	@$(STEP) --key test-bench-unit -- sh -c \
-		'/usr/bin/python3 $(W)/test_bench.py && /usr/bin/python3 $(W)/test_progress.py'
+		'$(W)/test_bench.py && $(W)/test_progress.py'
 
 # Boot the patched kernels and run the in-guest suites (KUnit runs at boot).
 test-guest: patched initramfs ## boot the patched kernels: KUnit, integrity, stress, mm selftests
@@ -151,7 +151,7 @@ bench: deps ## vanilla against patched, the seed benchmarks (QUICK=1: a smoke ru
 check: ## everything a submission must pass, then a summary per arch
 	@mkdir -p $(B)/progress && date +%s >$(B)/progress/check.start
 	@rc=0; $(MAKE) -s check-steps || rc=$$?; \
-	/usr/bin/python3 $(W)/summary.py --arches "$(ARCHES)" --variant $(VARIANT); \
+	$(W)/summary.py --arches "$(ARCHES)" --variant $(VARIANT); \
 	if [ $$rc = 0 ]; then echo "check: all passed"; else echo "check: FAILED"; fi; \
 	exit $$rc
 
@@ -160,7 +160,7 @@ check-steps: lint test-harness test-cocci test-bench-unit test-guest
 		$(MAKE) -s bench QUICK=1 BOOTS=1 VARIANT=$(VARIANT)
 
 summary: ## the summary of the last make check again
-	@/usr/bin/python3 $(W)/summary.py --arches "$(ARCHES)" --variant $(VARIANT)
+	@$(W)/summary.py --arches "$(ARCHES)" --variant $(VARIANT)
 
 clean: ## remove the kernels, tree, logs and bench results
 	rm -rf $(B)/o $(B)/tree $(B)/series $(B)/guest-bin $(B)/selftests $(B)/logs $(B)/bench

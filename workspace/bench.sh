@@ -128,8 +128,8 @@ if [ "$AA" = 1 ]; then
 		[ "$kind" = aa ] && kind=patched
 		args+=("$arch:$kind:$b:$log")
 	done
-	/usr/bin/python3 "$REPO/workspace/bench.py" --aa --out "$OUT" "${args[@]}"
+	"$REPO/workspace/bench.py" --aa --out "$OUT" "${args[@]}"
 else
-	/usr/bin/python3 "$REPO/workspace/bench.py" --out "$OUT" "$LOGS"/*.log
+	"$REPO/workspace/bench.py" --out "$OUT" "$LOGS"/*.log
 fi
 say "done in $(elapsed) ($nboots boots): report, JSON and plot in $OUT"

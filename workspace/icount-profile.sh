@@ -58,7 +58,7 @@ for arch in $ARCHES; do
 		echo "profile: $arch $kernel: $FUNC, ${PBARGS:-bench=lazyfree,size=64}"
 		profile_one "$arch" "$kernel" || { rc=1; continue 2; }
 	done
-	/usr/bin/python3 "$REPO/workspace/benchlib/profile.py" "$arch" "$FUNC" \
+	"$REPO/workspace/benchlib/profile.py" "$arch" "$FUNC" \
 		"$OUT/$arch-vanilla.json" "$OUT/$arch-patched.json" | tee "$OUT/$arch.txt"
 done
 exit $rc

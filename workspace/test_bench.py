@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of bench.py's modules (workspace/benchlib/), on synthetic
 console logs."""

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of benchlib's analysis and output: analyse, tables, report,
 plot and the command line, on synthetic console logs (run by

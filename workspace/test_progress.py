@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of progress.py (estimates, object counts, following a console
 log, running a step) and summary.py (the summary of make check)."""
