@@ -70,6 +70,38 @@ if [ ! -x "$BB/x86_64/busybox" ]; then
 	cp /bin/busybox "$BB/x86_64/busybox"
 fi
 
+# --- riscv64 busybox (ARCHES with riscv64) ------------------------------
+# Debian 12 has no riscv64 port; Debian 13 (trixie) is the first release
+# with one.  Its busybox-static is downloaded with a private apt
+# configuration under build/apt-riscv64 (the machine's archive URI and
+# keyring, suite trixie, architecture riscv64): the host's apt sources and
+# foreign architectures stay as they are, and nothing is installed.
+if [[ " ${ARCHES:-} " == *" riscv64 "* ]] && [ ! -x "$BB/riscv64/busybox" ]; then
+	src=$("$(dirname "$0")/deps.sh" --archive-source)
+	[ -n "$src" ] || { msg "no bookworm entry in the apt sources"; exit 1; }
+	A=$BUILD/apt-riscv64
+	rm -rf "$A" && mkdir -p "$A"/{lists/partial,archives/partial,prefs}
+	: >"$A/status"
+	key=${src#* }
+	echo "deb [arch=riscv64${key:+ signed-by=$key}] ${src%% *} trixie main" |
+		sed 's/ signed-by=-//' >"$A/sources.list"
+	aptopts=(-o "Dir::Etc::SourceList=$A/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		 -o Dir::Etc::Preferences=/dev/null -o "Dir::Etc::PreferencesParts=$A/prefs"
+		 -o "Dir::State::Lists=$A/lists" -o "Dir::State::status=$A/status"
+		 -o "Dir::Cache::Archives=$A/archives" -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=
+		 -o APT::Architecture=riscv64 -o APT::Architectures::=riscv64
+		 -o APT::Sandbox::User=root)
+	apt-get -qq "${aptopts[@]}" update
+	(cd "$DL" && apt-get -qq "${aptopts[@]}" download busybox-static >/dev/null)
+	deb=$(ls "$DL"/busybox-static_*_riscv64.deb | head -1)
+	rm -rf "$BB/riscv64.x" && mkdir -p "$BB/riscv64"
+	dpkg-deb -x "$deb" "$BB/riscv64.x"
+	# trixie has merged /usr: usr/bin/busybox
+	cp "$(find "$BB/riscv64.x" -path '*/bin/busybox' | head -1)" "$BB/riscv64/busybox"
+	rm -rf "$BB/riscv64.x" "$A"
+	msg "busybox for riscv64: $(basename "$deb") (Debian 13)"
+fi
+
 # --- sparse --------------------------------------------------------------
 SP=$BUILD/sparse
 if [ ! -x "$SP/bin/sparse" ]; then

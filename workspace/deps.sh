@@ -63,6 +63,13 @@ archive_source() {
 	done | head -1
 }
 
+# deps.sh --archive-source: print "URI KEYRING" and stop (base.sh's riscv64
+# download uses the same archive).
+if [ "${1:-}" = --archive-source ]; then
+	archive_source
+	exit 0
+fi
+
 add_suite() {
 	local suite=$1 types=$2 file=/etc/apt/sources.list.d/pgtable-batch-$1.sources
 	local src uri key

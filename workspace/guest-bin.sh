@@ -14,6 +14,8 @@ ARCH=${1:?arch}; TREE=$(realpath "${2:?tree}")
 case $ARCH in
 x86_64) KARCH=x86; CC=gcc; CROSS= ;;
 arm64) KARCH=arm64; CC=aarch64-linux-gnu-gcc; CROSS=aarch64-linux-gnu- ;;
+riscv64) KARCH=riscv; CC=riscv64-linux-gnu-gcc; CROSS=riscv64-linux-gnu- ;;
+*) echo "guest-bin: unknown arch $ARCH" >&2; exit 1 ;;
 esac
 
 HDR=$BUILD/hdr/$ARCH

@@ -66,7 +66,7 @@ if [ ! -f "$OUT/.config" ] || [ "$(cat "$OUT/.pb-config" 2>/dev/null)" != "$stam
 	must="SWAP ZRAM TRANSPARENT_HUGEPAGE USERFAULTFD PTE_MARKER_UFFD_WP BLK_DEV_INITRD DEVTMPFS PROC_PAGE_MONITOR"
 	[ "$ARCH" = arm64 ] && must="$must ARM64_CONTPTE ARM64_4K_PAGES SERIAL_AMBA_PL011_CONSOLE"
 	[ "$ARCH" = x86_64 ] && must="$must MEM_SOFT_DIRTY SERIAL_8250_CONSOLE DEBUG_TLBFLUSH"
-	[ "$ARCH" = riscv64 ] && must="$must MEM_SOFT_DIRTY SERIAL_8250_CONSOLE RISCV_ISA_FALLBACK"
+	[ "$ARCH" = riscv64 ] && must="$must FPU MEM_SOFT_DIRTY SERIAL_8250_CONSOLE RISCV_ISA_FALLBACK"
 	[ "$VARIANT" = test ] && must="$must DEBUG_VM PAGE_TABLE_CHECK PROVE_LOCKING KUNIT"
 	for o in $must; do
 		grep -q "^CONFIG_$o=y" "$OUT/.config" ||

@@ -18,9 +18,10 @@
 # memory latency).  Such a guest has one vCPU: with two, QEMU runs them in
 # turn and guests stalled in stop_machine() while booting.
 #
-# A guest has two vCPUs, on NUMA node 0; the "selftests" plan has three
-# (the mm selftest "migration" needs three CPUs to run at all).  PB_SMP=N
-# gives it N.  Under -icount a guest has one.
+# A guest has two vCPUs, on NUMA node 0 (riscv64: the last one on node 1);
+# the "selftests" plan has three (the mm selftest "migration" needs three
+# CPUs to run at all).  PB_SMP=N gives it N.  Under -icount a guest has
+# one (riscv64: two).
 #
 # PB_GDB=PORT opens QEMU's gdbstub on PORT and boots without KASLR, for
 # workspace/icount-profile.sh to single-step the guest kernel.
@@ -52,6 +53,12 @@ qemu_cmd() {	# accel -> the QEMU command line, one word per line
 		echo -M; echo virt,gic-version=3
 		echo -cpu; echo max,pauth-impdef=on
 		;;
+	riscv64)
+		# OpenSBI (qemu-system-misc's opensbi) as the firmware.
+		echo qemu-system-riscv64
+		echo -M; echo virt
+		echo -bios; echo default
+		;;
 	esac
 }
 
@@ -70,6 +77,12 @@ mem_half() {	# half of MEM (e.g. 2G), in MiB
 	echo "$((m / 2))M"
 }
 
+# Under -icount a guest has one vCPU; on riscv64 two, one per NUMA node
+# (see boot()).
+icount_cpus() {
+	if [ "$ARCH" = riscv64 ]; then echo 2; else echo 1; fi
+}
+
 vcpus() {	# plan -> the number of vCPUs its guest gets
 	if [ "$1" = selftests ]; then echo "${PB_SMP:-3}"; else echo "${PB_SMP:-2}"; fi
 }
@@ -82,8 +95,8 @@ boot() {	# accel plan log timeout
 	local n smp
 	n=$(vcpus "$plan")
 	smp=$n
-	case $ARCH in x86_64) console=ttyS0 smp=$n,sockets=$n,cores=1,threads=1 ;; arm64) console=ttyAMA0 ;; esac
-	[ -n "$icount" ] && smp=1
+	case $ARCH in x86_64) console=ttyS0 smp=$n,sockets=$n,cores=1,threads=1 ;; arm64) console=ttyAMA0 ;; riscv64) console=ttyS0 ;; esac
+	[ -n "$icount" ] && smp=$(icount_cpus)
 	[ "$plan" = check ] || [ "${PB_KUNIT:-0}" = 1 ] || kunit=" kunit.enable=0"
 	# Under TCG an x86_64 guest reads the host's TSC.  Tell it the rate:
 	# it has no HPET or PM timer (no ACPI), and when its PIT calibration
@@ -101,16 +114,21 @@ boot() {	# accel plan log timeout
 		fi
 	fi
 	mapfile -t cmd < <(qemu_cmd "$accel")
-	# Two NUMA nodes, half the memory each, the CPUs on node 0: arm64
-	# reads them from the device tree QEMU builds; the x86_64 kernels
+	# Two NUMA nodes, half the memory each, the CPUs on node 0: arm64 and
+	# riscv64 read them from the device tree QEMU builds; the x86_64 kernels
 	# have no ACPI to read QEMU's SRAT from and split their memory in two
 	# with NUMA emulation instead.
+	# QEMU's riscv64 virt machine makes each node a socket and refuses a
+	# socket without harts: there the last CPU sits on node 1.
+	local last=$((${smp%%,*} - 1)) cpus1=
+	[ "$ARCH" = riscv64 ] && last=$((last - 1)) && cpus1=",cpus=$((last + 1))"
 	case $ARCH in
 	x86_64) extra+=" numa=fake=2" ;;
-	arm64)	cmd+=(-object "memory-backend-ram,id=pbm0,size=$(mem_half)"
+	arm64|riscv64)
+		cmd+=(-object "memory-backend-ram,id=pbm0,size=$(mem_half)"
 		      -object "memory-backend-ram,id=pbm1,size=$(mem_half)"
-		      -numa "node,nodeid=0,cpus=0-$((${smp%%,*} - 1)),memdev=pbm0"
-		      -numa "node,nodeid=1,memdev=pbm1") ;;
+		      -numa "node,nodeid=0,cpus=0-$last,memdev=pbm0"
+		      -numa "node,nodeid=1$cpus1,memdev=pbm1") ;;
 	esac
 	[ -n "$icount" ] && cmd+=(-icount "shift=$icount,align=off,sleep=off")
 	[ -n "${PB_GDB:-}" ] && cmd+=(-gdb "tcp:127.0.0.1:$PB_GDB") && extra+=" nokaslr"
@@ -161,7 +179,7 @@ end=$(sed -n 's/^PB-END rc=\([0-9]*\).*/\1/p' "$LOG" | tail -1)
 # to.
 cpus=$(sed -n 's/^PB-BEGIN .*cpus=\([0-9]*\).*/\1/p' "$LOG" | head -1)
 want_cpus=$(vcpus "$PLAN")
-[ -n "$icount" ] && want_cpus=1
+[ -n "$icount" ] && want_cpus=$(icount_cpus)
 [ -n "$cpus" ] && [ "$cpus" != $want_cpus ] && fail+=("the guest runs on $cpus CPU(s), not $want_cpus")
 pat='WARNING: CPU|------------\[ cut here \]|BUG:|Oops|Kernel panic|KASAN:|UBSAN:|possible recursive locking|circular locking dependency|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|Unable to handle kernel|general protection fault|page_table_check'
 if grep -Eq "$pat" "$LOG"; then

@@ -9,13 +9,13 @@ import re
 
 KERNELS = ("vanilla", "patched")
 ARCH_ALIASES = {"aarch64": "arm64", "arm64": "arm64", "x86_64": "x86_64",
-                "x86": "x86_64", "amd64": "x86_64"}
+                "x86": "x86_64", "amd64": "x86_64", "riscv64": "riscv64"}
 SAMPLE_RE = re.compile(r"PB-SAMPLE\s+(\{.*\})")
 INFO_RE = re.compile(r"PB-INFO\s+(\{.*\})")
 TLB_RE = re.compile(r"PB-TLB\s+(\{.*\})")
 BEGIN_RE = re.compile(r"PB-BEGIN\s+(.*)")
 END_RE = re.compile(r"PB-END rc=(\d+)")
-NAME_RE = re.compile(r"(?P<arch>x86_64|arm64|aarch64)[-_](?P<kernel>vanilla|patched)"
+NAME_RE = re.compile(r"(?P<arch>x86_64|arm64|aarch64|riscv64)[-_](?P<kernel>vanilla|patched)"
                      r"[-_](?:boot)?(?P<boot>\d+)")
 
 
