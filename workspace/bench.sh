@@ -22,6 +22,11 @@
 # work; a ratio away from 1 is what the image layout and the host's drift
 # alone do to the method under emulation.
 #
+# KERNELS=patched boots only the patched kernels (make check's smoke run,
+# on the test kernels it has built anyway): the plan runs, and bench.py
+# fails if a counter shows that a run did not take its path.  There are no
+# ratios without vanilla.
+#
 # ICOUNT=N boots the guests with QEMU's -icount shift=N (qemu-run.sh), into
 # build/bench-icount/ (build/bench-aa-icount/ with AA=1): every time the
 # guest measures is then its instruction count times 2^N ns, free of the
@@ -52,14 +57,22 @@ if [ -n "$ICOUNT" ]; then
 	OUT=$OUT-icount
 	export PB_ICOUNT=$ICOUNT
 fi
+KERNELS=${KERNELS:-vanilla $second}
+case $KERNELS in
+patched) OUT=$OUT-patched ;;
+"vanilla $second") ;;
+*) echo "bench: KERNELS is \"vanilla $second\" or \"patched\", not \"$KERNELS\"" >&2; exit 2 ;;
+esac
 LOGS=$OUT/logs
 
 t0=$(date +%s)
 elapsed() { local s=$(($(date +%s) - t0)); printf '%d:%02d' $((s / 60)) $((s % 60)); }
 say() { printf '[%s] bench: %s\n' "$(elapsed)" "$*"; }
 
-say "building kernels ($VARIANT) for $ARCHES: vanilla and $second"
-if [ "$AA" = 1 ]; then
+say "building kernels ($VARIANT) for $ARCHES: ${KERNELS/ / and }"
+if [ "$KERNELS" = patched ]; then
+	make -s -C "$REPO" patched initramfs VARIANT="$VARIANT" ARCHES="$ARCHES"
+elif [ "$AA" = 1 ]; then
 	make -s -C "$REPO" vanilla initramfs VARIANT="$VARIANT" ARCHES="$ARCHES"
 	# The layout variant of vanilla, in a worktree of the base.
 	wt=$BUILD/aa-tree
@@ -83,7 +96,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 keys=()
 for arch in $ARCHES; do
 	for b in $(seq 1 "$BOOTS"); do
-		for kind in vanilla $second; do
+		for kind in $KERNELS; do
 			keys+=("guest-$arch-$kind-$VARIANT-$PLAN-b$BOOTS${ICOUNT:+-icount$ICOUNT}")
 		done
 	done
@@ -93,7 +106,7 @@ i=0
 declare -A took
 for arch in $ARCHES; do
 	for b in $(seq 1 "$BOOTS"); do
-		for kind in vanilla $second; do
+		for kind in $KERNELS; do
 			i=$((i + 1))
 			key=$arch-$kind
 			log=$LOGS/$arch-$kind-$b.log
@@ -129,6 +142,8 @@ if [ "$AA" = 1 ]; then
 		args+=("$arch:$kind:$b:$log")
 	done
 	"$REPO/workspace/bench.py" --aa --out "$OUT" "${args[@]}"
+elif [ "$KERNELS" = patched ]; then
+	"$REPO/workspace/bench.py" --check-counters --out "$OUT" "$LOGS"/*.log
 else
 	"$REPO/workspace/bench.py" --out "$OUT" "$LOGS"/*.log
 fi

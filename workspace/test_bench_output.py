@@ -60,6 +60,29 @@ def run_main(args):
 
 
 class EndToEnd(unittest.TestCase):
+    def test_patched_only_smoke_run_checks_counters(self):
+        # make check's smoke run (KERNELS=patched): no ratios, but a run
+        # whose counters show another path fails with --check-counters.
+        with tempfile.TemporaryDirectory() as d:
+            speed = {("riscv64", "pageout", 64): 1.3, ("x86_64", "pageout", 64): 1.2}
+            logs = [p for p in synth_runs(d, speed) if "-patched-" in p]
+            out = os.path.join(d, "out")
+            rc, text, err = run_main(["-o", out, "--resamples", "50",
+                                      "--check-counters"] + logs)
+            self.assertEqual(rc, 0, err)
+            self.assertIn("== riscv64 ", text)
+            fd = os.path.join(d, "f")
+            os.makedirs(fd)
+            flagged = [p for p in synth_runs(fd, speed,
+                                             flag=("riscv64", "patched", "pageout", 64))
+                       if "-patched-" in p]
+            rc, text, err = run_main(["-o", out, "--resamples", "50"] + flagged)
+            self.assertEqual(rc, 0)
+            rc, text, err = run_main(["-o", out, "--resamples", "50",
+                                      "--check-counters"] + flagged)
+            self.assertEqual(rc, 2)
+            self.assertIn("check-counters: 2 flagged samples", err)
+
     SPEEDUPS = {("arm64", "pageout", 64): 2.0, ("arm64", "pageout", 4): 1.0,
                 ("x86_64", "pageout", 64): 1.06, ("x86_64", "pageout", 4): 1.0,
                 ("arm64", "lazyfree", 64): 1.0}

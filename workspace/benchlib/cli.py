@@ -28,6 +28,9 @@ def main(argv=None):
     ap.add_argument("--aa", action="store_true",
                     help="the logs are an A/A calibration: \"patched\" is vanilla "
                          "with a layout change (make bench AA=1)")
+    ap.add_argument("--check-counters", action="store_true",
+                    help="exit 2 if a counter check flags a sample (the path a "
+                         "run is about did not run), paired or not")
     args = ap.parse_args(argv)
 
     out = args.out or os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -94,6 +97,10 @@ def main(argv=None):
                for r in rows if r["regression"] and r["ci_high"] < 1]
     for p in problems:
         print("error: " + p, file=sys.stderr)
+    if args.check_counters and flagged:
+        print("check-counters: %d flagged samples" % flagged, file=sys.stderr)
+        if not args.strict:
+            return 2
     if args.strict:
         for u in unpaired:
             print("strict: measured on one kernel only: " + u, file=sys.stderr)
