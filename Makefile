@@ -33,6 +33,7 @@ variables (default):
   PBARGS=key=val,...        passed to the guest plans
   SELFTEST_ARCHES="x86_64 arm64"  test-guest: the arches that run the mm selftests
   QUICK=1                   bench: the short plan (a smoke test)
+  KERNELS=patched           bench: boot the patched kernels only (counter checks, no ratios)
   BOOTS=N                   bench: boots per kernel (4, QUICK=1: 2)
   AA=1                      bench: vanilla against vanilla (the method's noise)
   ICOUNT=N                  bench: QEMU -icount shift=N (instruction counts)
