@@ -125,5 +125,6 @@ struct pb_arch {
 extern const struct pb_arch arm64_arch;
 extern const struct pb_arch arm64_nocontpte_arch;
 extern const struct pb_arch x86_arch;
+extern const struct pb_arch riscv64_arch;
 
 #endif /* __PGTABLE_BATCH_ARCH_H */

@@ -20,6 +20,7 @@ static const struct pb_arch *const arches[] = {
 	&arm64_arch,			/* arm64.o */
 	&arm64_nocontpte_arch,		/* arm64-nocontpte.o */
 	&x86_arch,			/* x86.o */
+	&riscv64_arch,			/* riscv.o */
 };
 
 static void print_counts(const char *what, const struct model_counts *c)

@@ -4,8 +4,8 @@
  *
  * The kernel side of struct pb_arch, written once against the kernel's PTE
  * API and included by each architecture's translation unit (arm64.c,
- * x86.c) after the kernel code under test.  That file defines PB_ARCH,
- * PB_ARCH_NAME, PB_CONT_PTES, PB_CONT_BIT, PB_TLB_CONT_PTES,
+ * x86.c, riscv.c) after the kernel code under test.  That file defines
+ * PB_ARCH, PB_ARCH_NAME, PB_CONT_PTES, PB_CONT_BIT, PB_TLB_CONT_PTES,
  * arch_hw_dirty(), arch_pte_valid(), arch_pte_normal(), arch_check_table()
  * and arch_tlb_decode().
  */

@@ -42,22 +42,16 @@ static inline void page_table_check_pte_clear(struct mm_struct *mm,
 	model_counts.ptc_clear++;
 }
 
-static inline void page_table_check_pmds_set(struct mm_struct *mm,
-					     unsigned long addr, pmd_t *pmdp,
-					     pmd_t pmd, unsigned int nr) { }
-static inline void page_table_check_pmd_clear(struct mm_struct *mm,
-					      unsigned long addr, pmd_t pmd) { }
-static inline void page_table_check_pmd_set(struct mm_struct *mm,
-					    unsigned long addr, pmd_t *pmdp,
-					    pmd_t pmd) { }
-static inline void page_table_check_pud_set(struct mm_struct *mm,
-					    unsigned long addr, pud_t *pudp,
-					    pud_t pud) { }
-static inline void page_table_check_puds_set(struct mm_struct *mm,
-					     unsigned long addr, pud_t *pudp,
-					     pud_t pud, unsigned int nr) { }
-static inline void page_table_check_pud_clear(struct mm_struct *mm,
-					      unsigned long addr, pud_t pud) { }
+/*
+ * The PMD and PUD hooks, which no batched helper reaches: macros, because
+ * riscv declares pmd_t and pud_t in the <asm/pgtable.h> that uses them.
+ */
+#define page_table_check_pmds_set(mm, addr, pmdp, pmd, nr)	do { } while (0)
+#define page_table_check_pmd_clear(mm, addr, pmd)		do { } while (0)
+#define page_table_check_pmd_set(mm, addr, pmdp, pmd)		do { } while (0)
+#define page_table_check_pud_set(mm, addr, pudp, pud)		do { } while (0)
+#define page_table_check_puds_set(mm, addr, pudp, pud, nr)	do { } while (0)
+#define page_table_check_pud_clear(mm, addr, pud)		do { } while (0)
 
 /*
  * include/asm-generic/bug.h and include/linux/mmdebug.h: a warning is

@@ -27,6 +27,7 @@ typedef struct { int counter; } atomic_t;
 #define __maybe_unused		__attribute__((__unused__))
 #define __read_mostly
 #define __init
+#define __meminitdata
 #define noinline		__attribute__((__noinline__))
 
 #define likely(x)		__builtin_expect(!!(x), 1)
