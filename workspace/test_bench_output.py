@@ -342,7 +342,7 @@ class Output(unittest.TestCase):
             samples = flagged([s for r in runs for s in r["samples"]])
             rows = analyse.analyse(samples, resamples=100)
             png = os.path.join(d, "speedup.png")
-            self.assertEqual(plot.plot(png, rows), HAVE_MPL)
+            self.assertEqual(bool(plot.plot(png, rows)), HAVE_MPL)
             self.assertEqual(os.path.exists(png), HAVE_MPL)
             self.assertFalse(plot.plot(png + "2", []))
             # A CI that misses its ratio by a rounding error (one run a
@@ -351,7 +351,14 @@ class Output(unittest.TestCase):
             for r in off:
                 if r["speedup"] is not None:
                     r["ci_low"] = r["ci_high"] = r["speedup"] * (1 + 1e-15)
-            self.assertEqual(plot.plot(os.path.join(d, "off.png"), off), HAVE_MPL)
+            self.assertEqual(bool(plot.plot(os.path.join(d, "off.png"), off)), HAVE_MPL)
+            # Every arch of the rows gets a line, riscv64 too; rows
+            # without a ratio draw nothing and write no plot.
+            rv = [dict(r, arch="riscv64") for r in rows]
+            self.assertEqual(plot.plot(os.path.join(d, "rv.png"), rv),
+                             ["riscv64"] if HAVE_MPL else False)
+            self.assertFalse(plot.plot(os.path.join(d, "none.png"),
+                                       [dict(r, speedup=None) for r in rows]))
             path = os.path.join(d, "report.md")
             reportmd.write_report(path, runs, samples, rows,
                                   reportmd.environment(runs), True)

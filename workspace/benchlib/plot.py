@@ -8,8 +8,14 @@ from .analyse import BENCH_ORDER, BENCH_TITLE, seed_for
 from .tables import fmt_size
 
 
+# Marker and colour of each arch's line; any other arch gets its own.
+STYLE = {"arm64": ("o", "C0"), "x86_64": ("s", "C1"), "riscv64": ("^", "C2")}
+
+
 def plot(path, rows):
-    """Speedup against folio size, one panel per workload, one line per arch."""
+    """Speedup against folio size, one panel per workload, one line per arch.
+
+    Returns the arches drawn (a false value when nothing was plotted)."""
     try:
         import matplotlib
         matplotlib.use("Agg")  # no display
@@ -22,8 +28,10 @@ def plot(path, rows):
         return False
     fig, axes = plt.subplots(1, len(benches), figsize=(max(7, 4.5 * len(benches)), 4.5),
                              squeeze=False)
+    drawn = set()
     for ax, bench in zip(axes[0], benches):
-        for arch, marker, color in (("arm64", "o", "C0"), ("x86_64", "s", "C1")):
+        for i, arch in enumerate(sorted({r["arch"] for r in rows})):
+            marker, color = STYLE.get(arch, ("D", "C%d" % (3 + i)))
             pts = sorted((r["size_kb"], r) for r in rows
                          if r["bench"] == bench and r["arch"] == arch and
                          r["speedup"] is not None)
@@ -38,6 +46,7 @@ def plot(path, rows):
                    [max(0.0, p[1]["ci_high"] - y) for y, p in zip(ys, pts)]]
             ax.errorbar(xs, ys, yerr=err, marker=marker, color=color, capsize=3,
                         label=arch)
+            drawn.add(arch)
             sx = [kb for kb in xs if seed_for(bench, kb, arch) and
                   not seed_for(bench, kb, arch).get("in_base")]
             if sx:
@@ -53,12 +62,15 @@ def plot(path, rows):
         ax.set_ylabel("speedup (vanilla / patched mean time)")
         ax.set_title(BENCH_TITLE.get(bench, bench))
         ax.legend(fontsize=8)
+    if not drawn:
+        plt.close(fig)
+        return False
     fig.suptitle("speedup of the patched kernel, 95% bootstrap CI "
                  "(TCG timings: read as ratios)", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
-    return True
+    return sorted(drawn)
 
 
 def reexec_for_matplotlib():
