@@ -142,9 +142,9 @@ if [ "$AA" = 1 ]; then
 		args+=("$arch:$kind:$b:$log")
 	done
 	"$REPO/workspace/bench.py" --aa --out "$OUT" "${args[@]}"
-elif [ "$KERNELS" = patched ]; then
-	"$REPO/workspace/bench.py" --check-counters --out "$OUT" "$LOGS"/*.log
 else
-	"$REPO/workspace/bench.py" --out "$OUT" "$LOGS"/*.log
+	check=
+	[ "$KERNELS" = patched ] && check=--check-counters
+	"$REPO/workspace/bench.py" $check --out "$OUT" "$LOGS"/*.log
 fi
 say "done in $(elapsed) ($nboots boots): report, JSON and plot in $OUT"
