@@ -41,7 +41,7 @@ void pb_init(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
-static int read_str(const char *path, char *buf, size_t len)
+int pb_read_str(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY);
 	ssize_t n;
@@ -56,7 +56,7 @@ static int read_str(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-static int write_str(const char *path, const char *val)
+int pb_write_str(const char *path, const char *val)
 {
 	int fd = open(path, O_WRONLY);
 	ssize_t n;
@@ -122,7 +122,7 @@ static void save_knob(const char *path)
 	char buf[256];
 
 	if (nr_saved >= (int)(sizeof(saved) / sizeof(*saved)) ||
-	    read_str(path, buf, sizeof(buf)))
+	    pb_read_str(path, buf, sizeof(buf)))
 		return;
 	snprintf(saved[nr_saved].path, sizeof(saved[0].path), "%s", path);
 	selected(buf, saved[nr_saved].val, sizeof(saved[0].val));
@@ -151,7 +151,7 @@ void pb_mthp_restore(void)
 	if (!changed)
 		return;
 	for (i = 0; i < nr_saved; i++)
-		write_str(saved[i].path, saved[i].val);
+		pb_write_str(saved[i].path, saved[i].val);
 }
 
 int pb_mthp_set(const int *want, int nwant, bool shmem)
@@ -167,11 +167,11 @@ int pb_mthp_set(const int *want, int nwant, bool shmem)
 		for (j = 0; j < nwant; j++)
 			on |= want[j] == kb[i];
 		snprintf(path, sizeof(path), THP_DIR "/hugepages-%dkB/enabled", kb[i]);
-		if (write_str(path, on ? "always" : "never"))
+		if (pb_write_str(path, on ? "always" : "never"))
 			ret = -1;
 		snprintf(path, sizeof(path), THP_DIR "/hugepages-%dkB/shmem_enabled", kb[i]);
 		if (access(path, F_OK) == 0 &&
-		    write_str(path, on && shmem ? "always" : "never") && shmem)
+		    pb_write_str(path, on && shmem ? "always" : "never") && shmem)
 			ret = -1;
 	}
 	return ret;
@@ -181,7 +181,7 @@ static unsigned long read_ul(const char *path)
 {
 	char buf[64];
 
-	if (read_str(path, buf, sizeof(buf)))
+	if (pb_read_str(path, buf, sizeof(buf)))
 		return 0;
 	return strtoul(buf, NULL, 0);
 }
@@ -364,8 +364,8 @@ void pb_lru_drain_all(void)
 
 	/* 4 once: no "drop_caches" line in the kernel log for every call. */
 	if (!quiet)
-		quiet = !write_str("/proc/sys/vm/drop_caches", "4");
-	write_str("/proc/sys/vm/drop_caches", "1");
+		quiet = !pb_write_str("/proc/sys/vm/drop_caches", "4");
+	pb_write_str("/proc/sys/vm/drop_caches", "1");
 }
 
 long pb_smaps_swap_kb(const void *addr)

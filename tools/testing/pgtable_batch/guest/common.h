@@ -45,6 +45,10 @@ int pb_mthp_set(const int *kb, int n, bool shmem);
 unsigned long pb_mthp_stat(int kb, const char *name);
 /* Sum of stats/<name> over every size. */
 unsigned long pb_mthp_stat_all(const char *name);
+/* Read a sysfs/procfs file into @buf (NUL-terminated); 0 or -1. */
+int pb_read_str(const char *path, char *buf, size_t len);
+/* Write @val to a sysfs/procfs file; 0 or -1 (also on a short write). */
+int pb_write_str(const char *path, const char *val);
 /* A /proc/vmstat counter, -1 if absent (no CONFIG_VM_EVENT_COUNTERS). */
 long pb_vmstat(const char *name);
 /* A /proc/meminfo field in kB, -1 if absent. */

@@ -16,9 +16,11 @@
  * page per folio written again); half of every folio read-only (the write
  * bit differs within the folio); a hole in every folio; a longterm pin
  * on part of the region (migration of the pinned folios fails and every
- * PTE comes back as it was); a writer on another CPU while the region
- * migrates back and forth; munmap() of half of every folio (or 64K) on
- * another CPU while the region migrates; and shared anonymous memory
+ * PTE comes back as it was); failures injected after the unmap
+ * (fail_migrate: the PTEs come back from the migration entries); a
+ * writer on another CPU while the region migrates back and forth;
+ * munmap() of half of every folio (or 64K) on another CPU while the
+ * region migrates; and shared anonymous memory
  * (shmem, with the size's shmem_enabled knob on), the file side of the
  * same code.
  *
@@ -556,6 +558,131 @@ static enum pb_result test_pinned(struct pb_ctx *c)
 	return bad ? PB_FAIL : PB_PASS;
 }
 
+#define FAIL_MIGRATE "/sys/kernel/debug/fail_migrate"
+/* fail_migrate's "times" counts down from here on every injected failure. */
+#define FI_TIMES 1000000000L
+
+/* Set fail_migrate's probability (percent); 0 turns it off. */
+static void fail_migrate_set(int probability)
+{
+	char val[16];
+
+	snprintf(val, sizeof(val), "%d", probability);
+	if (pb_write_str(FAIL_MIGRATE "/probability", val))
+		ksft_exit_fail_msg("fail_migrate: probability %s: %s\n", val,
+				   strerror(errno));
+}
+
+/* The failures fail_migrate injected so far. */
+static long fail_migrate_injected(void)
+{
+	char buf[32];
+
+	if (pb_read_str(FAIL_MIGRATE "/times", buf, sizeof(buf)))
+		ksft_exit_fail_msg("fail_migrate: times: %s\n", strerror(errno));
+	return FI_TIMES - atol(buf);
+}
+
+/*
+ * Migration failing after the unmap (fail_migrate, CONFIG_FAIL_MIGRATE),
+ * injected into this task only.  At 100 % the move of every folio fails
+ * with -EAGAIN once its PTEs are migration entries, until migrate_pages()
+ * gives up and maps the source again from them: every page must be back
+ * on its node and mapped, with its data, its soft-dirty bit and its
+ * folio.  At 30 % most folios move on a retry, and the region goes to
+ * the other node and back as in basic.  One folio per call at 100 %:
+ * move_pages() gives up at the first folio it fails to migrate.
+ */
+static enum pb_result test_inject(struct pb_ctx *c)
+{
+	size_t nf = c->npages / c->ppf, bad = 0, i, on;
+	long injected, failed_all;
+	struct stats st;
+	uint32_t *gen;
+	int *status, home;
+	uint64_t *pm;
+	char *p, val[16];
+	bool sd;
+
+	if (access(FAIL_MIGRATE, F_OK)) {
+		ksft_print_msg("inject: no %s (kernel without CONFIG_FAIL_MIGRATE)\n",
+			       FAIL_MIGRATE);
+		return PB_SKIP;
+	}
+	snprintf(val, sizeof(val), "%ld", FI_TIMES);
+	if (pb_write_str(FAIL_MIGRATE "/probability", "0") ||
+	    pb_write_str(FAIL_MIGRATE "/interval", "1") ||
+	    pb_write_str(FAIL_MIGRATE "/space", "0") ||
+	    pb_write_str(FAIL_MIGRATE "/verbose", "0") ||
+	    pb_write_str(FAIL_MIGRATE "/times", val) ||
+	    pb_write_str(FAIL_MIGRATE "/task-filter", "Y") ||
+	    pb_write_str("/proc/self/make-it-fail", "1"))
+		ksft_exit_fail_msg("fail_migrate: setup: %s\n", strerror(errno));
+
+	p = pb_region(c);
+	gen = pb_gens(c);
+	status = calloc(c->npages, sizeof(*status));
+	pm = calloc(c->npages, sizeof(*pm));
+	if (!status || !pm)
+		ksft_exit_fail_msg("out of memory\n");
+	stats_get(c, &st);
+	fill(p, c->npages, gen, 1);
+	sd = !pb_clear_soft_dirty();
+	for (i = 0; i < c->npages; i++)
+		if (sd_expected(c, i))
+			pb_fill_page(p + i * pb_pagesize, i, ++gen[i]);
+	sd = sd && pb_pagemap_count(c->pm, p, c->npages, PM_SOFT_DIRTY);
+	home = node_of(p, NULL, c->npages);
+
+	fail_migrate_set(100);
+	for (i = 0, on = 0; i < nf; i++)
+		on += move(p + i * c->fsz, c->ppf, NULL, !home,
+			   status + i * c->ppf);
+	fail_migrate_set(0);
+	failed_all = fail_migrate_injected();
+	if (pb_pagemap(c->pm, p, c->npages, pm))
+		ksft_exit_fail_msg("pagemap: %s\n", strerror(errno));
+	for (i = 0; i < c->npages; i++) {
+		if (!(pm[i] & PM_PRESENT) && bad++ < 8)
+			ksft_print_msg("inject: page %zu not mapped (%#llx)\n", i,
+				       (unsigned long long)pm[i]);
+		if (status[i] != home && bad++ < 8)
+			ksft_print_msg("inject: page %zu: status %d, expected node %d\n",
+				       i, status[i], home);
+	}
+	ksft_print_msg("inject: 100%%: %ld failures injected, %zu of %zu pages moved\n",
+		       failed_all, on, c->npages);
+	if (failed_all < (long)nf) {
+		ksft_print_msg("inject: fewer failures than folios\n");
+		bad++;
+	}
+	if (sd)
+		bad += check_soft_dirty(c, "inject: restored", p);
+	bad += verify("inject: restored", p, c->npages, gen);
+
+	fail_migrate_set(30);
+	bad += round_trips(c, "inject", p, NULL, 1);
+	fail_migrate_set(0);
+	injected = fail_migrate_injected() - failed_all;
+	pb_write_str("/proc/self/make-it-fail", "0");
+	pb_write_str(FAIL_MIGRATE "/times", "-1");
+	ksft_print_msg("inject: 30%%: %ld failures injected\n", injected);
+	if (injected <= 0) {
+		ksft_print_msg("inject: no failure injected at 30%%\n");
+		bad++;
+	}
+	stats_report(c, "inject", &st);
+	bad += folios_intact(c, "inject", &st, nf);
+	if (sd)
+		bad += check_soft_dirty(c, "inject", p);
+	bad += verify("inject", p, c->npages, gen);
+	munmap(p, c->len);
+	free(status);
+	free(pm);
+	free(gen);
+	return bad ? PB_FAIL : PB_PASS;
+}
+
 struct writer {
 	struct pb_ctx *c;
 	char *p;
@@ -753,6 +880,7 @@ static const struct test tests[] = {
 	{ "readonly", test_readonly },
 	{ "hole", test_hole },
 	{ "pinned", test_pinned },
+	{ "inject", test_inject },
 	{ "race", test_race },
 	{ "unmap", test_unmap },
 	{ "shmem", test_shmem },
