@@ -282,23 +282,50 @@ static size_t check_soft_dirty(struct pb_ctx *c, const char *what, char *p)
 	return bad;
 }
 
+/* The pages of the region that are not mapped (pagemap: not present). */
+static size_t check_mapped(struct pb_ctx *c, const char *what, char *p)
+{
+	uint64_t *pm = calloc(c->npages, sizeof(*pm));
+	size_t bad = 0, i;
+
+	if (!pm || pb_pagemap(c->pm, p, c->npages, pm))
+		ksft_exit_fail_msg("pagemap: %s\n", strerror(errno));
+	for (i = 0; i < c->npages; i++)
+		if (!(pm[i] & PM_PRESENT) && bad++ < 8)
+			ksft_print_msg("%s: page %zu not mapped (%#llx)\n", what,
+				       i, (unsigned long long)pm[i]);
+	free(pm);
+	return bad;
+}
+
+/*
+ * Fill the region, then make the odd folios soft-dirty only (written again
+ * after clearing the bits).  Returns whether the kernel tracks soft-dirty.
+ */
+static bool fill_soft_dirty(struct pb_ctx *c, char *p, uint32_t *gen)
+{
+	bool sd;
+	size_t i;
+
+	fill(p, c->npages, gen, 1);
+	sd = !pb_clear_soft_dirty();
+	for (i = 0; i < c->npages; i++)
+		if (sd_expected(c, i))
+			pb_fill_page(p + i * pb_pagesize, i, ++gen[i]);
+	return sd && pb_pagemap_count(c->pm, p, c->npages, PM_SOFT_DIRTY);
+}
+
 /* Fill, migrate to node 1 and back twice, check data, bits and folios. */
 static enum pb_result test_basic(struct pb_ctx *c)
 {
 	char *p = pb_region(c);
 	uint32_t *gen = pb_gens(c);
 	struct stats st;
-	size_t bad = 0, i;
+	size_t bad = 0;
 	bool sd;
 
 	stats_get(c, &st);
-	fill(p, c->npages, gen, 1);
-	/* Soft-dirty on the odd folios only, where the kernel tracks it. */
-	sd = !pb_clear_soft_dirty();
-	for (i = 0; i < c->npages; i++)
-		if (sd_expected(c, i))
-			pb_fill_page(p + i * pb_pagesize, i, ++gen[i]);
-	sd = sd && pb_pagemap_count(c->pm, p, c->npages, PM_SOFT_DIRTY);
+	sd = fill_soft_dirty(c, p, gen);
 	if (!sd)
 		ksft_print_msg("basic: no soft-dirty tracking, bits not checked\n");
 	bad += round_trips(c, "basic", p, NULL, 2);
@@ -480,6 +507,21 @@ static enum pb_result test_hole(struct pb_ctx *c)
 }
 
 /*
+ * Move the region to @node one folio per call, as move() does: move_pages()
+ * gives up at the first folio it fails to migrate.  Returns the pages on
+ * @node afterwards.
+ */
+static size_t move_each_folio(struct pb_ctx *c, char *p, int node, int *status)
+{
+	size_t nf = c->npages / c->ppf, on = 0, i;
+
+	for (i = 0; i < nf; i++)
+		on += move(p + i * c->fsz, c->ppf, NULL, node,
+			   status + i * c->ppf);
+	return on;
+}
+
+/*
  * A longterm pin (gup_test) on part of the second folio: its migration
  * fails, every page of the region stays mapped, the pinned folio on its
  * node, the others move; after unpinning it moves too.
@@ -489,7 +531,6 @@ static enum pb_result test_pinned(struct pb_ctx *c)
 	struct pin_longterm_test pin = { 0 };
 	size_t nf = c->npages / c->ppf, bad = 0, i, on;
 	int fd = open("/sys/kernel/debug/gup_test", O_RDWR);
-	uint64_t *pm;
 	int *status, node;
 	uint32_t *gen;
 	char *p;
@@ -505,8 +546,7 @@ static enum pb_result test_pinned(struct pb_ctx *c)
 	p = pb_region(c);
 	gen = pb_gens(c);
 	status = calloc(c->npages, sizeof(*status));
-	pm = calloc(c->npages, sizeof(*pm));
-	if (!status || !pm)
+	if (!status)
 		ksft_exit_fail_msg("out of memory\n");
 	fill(p, c->npages, gen, 1);
 	pin.addr = (uintptr_t)(p + c->fsz + (c->ppf / 2) * pb_pagesize);
@@ -515,22 +555,12 @@ static enum pb_result test_pinned(struct pb_ctx *c)
 	if (ioctl(fd, PIN_LONGTERM_TEST_START, &pin))
 		ksft_exit_fail_msg("PIN_LONGTERM_TEST_START: %s\n", strerror(errno));
 
-	/*
-	 * One folio per call: move_pages() gives up at the first folio it
-	 * fails to migrate.
-	 */
 	node = !node_of(p, NULL, c->npages);
-	for (i = 0, on = 0; i < nf; i++)
-		on += move(p + i * c->fsz, c->ppf, NULL, node,
-			   status + i * c->ppf);
-	if (pb_pagemap(c->pm, p, c->npages, pm))
-		ksft_exit_fail_msg("pagemap: %s\n", strerror(errno));
+	on = move_each_folio(c, p, node, status);
+	bad += check_mapped(c, "pinned", p);
 	for (i = 0; i < c->npages; i++) {
 		bool pinned = i / c->ppf == 1;
 
-		if (!(pm[i] & PM_PRESENT) && bad++ < 8)
-			ksft_print_msg("pinned: page %zu not mapped (%#llx)\n", i,
-				       (unsigned long long)pm[i]);
 		if (pinned ? status[i] == node : status[i] != node) {
 			if (bad++ < 8)
 				ksft_print_msg("pinned: page %zu (%s folio): status %d\n",
@@ -553,7 +583,6 @@ static enum pb_result test_pinned(struct pb_ctx *c)
 	bad += verify("pinned: rewritten", p, c->npages, gen);
 	munmap(p, c->len);
 	free(status);
-	free(pm);
 	free(gen);
 	return bad ? PB_FAIL : PB_PASS;
 }
@@ -600,7 +629,6 @@ static enum pb_result test_inject(struct pb_ctx *c)
 	struct stats st;
 	uint32_t *gen;
 	int *status, home;
-	uint64_t *pm;
 	char *p, val[16];
 	bool sd;
 
@@ -622,34 +650,21 @@ static enum pb_result test_inject(struct pb_ctx *c)
 	p = pb_region(c);
 	gen = pb_gens(c);
 	status = calloc(c->npages, sizeof(*status));
-	pm = calloc(c->npages, sizeof(*pm));
-	if (!status || !pm)
+	if (!status)
 		ksft_exit_fail_msg("out of memory\n");
 	stats_get(c, &st);
-	fill(p, c->npages, gen, 1);
-	sd = !pb_clear_soft_dirty();
-	for (i = 0; i < c->npages; i++)
-		if (sd_expected(c, i))
-			pb_fill_page(p + i * pb_pagesize, i, ++gen[i]);
-	sd = sd && pb_pagemap_count(c->pm, p, c->npages, PM_SOFT_DIRTY);
+	sd = fill_soft_dirty(c, p, gen);
 	home = node_of(p, NULL, c->npages);
 
 	fail_migrate_set(100);
-	for (i = 0, on = 0; i < nf; i++)
-		on += move(p + i * c->fsz, c->ppf, NULL, !home,
-			   status + i * c->ppf);
+	on = move_each_folio(c, p, !home, status);
 	fail_migrate_set(0);
 	failed_all = fail_migrate_injected();
-	if (pb_pagemap(c->pm, p, c->npages, pm))
-		ksft_exit_fail_msg("pagemap: %s\n", strerror(errno));
-	for (i = 0; i < c->npages; i++) {
-		if (!(pm[i] & PM_PRESENT) && bad++ < 8)
-			ksft_print_msg("inject: page %zu not mapped (%#llx)\n", i,
-				       (unsigned long long)pm[i]);
+	bad += check_mapped(c, "inject", p);
+	for (i = 0; i < c->npages; i++)
 		if (status[i] != home && bad++ < 8)
 			ksft_print_msg("inject: page %zu: status %d, expected node %d\n",
 				       i, status[i], home);
-	}
 	ksft_print_msg("inject: 100%%: %ld failures injected, %zu of %zu pages moved\n",
 		       failed_all, on, c->npages);
 	if (failed_all < (long)nf) {
@@ -678,7 +693,6 @@ static enum pb_result test_inject(struct pb_ctx *c)
 	bad += verify("inject", p, c->npages, gen);
 	munmap(p, c->len);
 	free(status);
-	free(pm);
 	free(gen);
 	return bad ? PB_FAIL : PB_PASS;
 }
