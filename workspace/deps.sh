@@ -15,10 +15,11 @@ python3-sphinx python3-sphinx-rtd-theme python3-yaml perl kmod
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 qemu-system-x86 qemu-system-arm busybox-static coccinelle
 libasan8 libubsan1 zstd gdb-multiarch libnuma-dev libnuma-dev:arm64"
-# riscv64 (not in the default ARCHES): the cross compiler, and QEMU with
+# riscv64 (not in the default ARCHES): the cross compiler and its C library
+# (a Recommends of the compiler, which apt may leave out), and QEMU with
 # its OpenSBI firmware.
 case " ${ARCHES:-} " in
-*" riscv64 "*) PKGS_HOST="$PKGS_HOST gcc-riscv64-linux-gnu qemu-system-misc" ;;
+*" riscv64 "*) PKGS_HOST="$PKGS_HOST gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-system-misc" ;;
 esac
 
 have_all() {
