@@ -18,10 +18,11 @@
 # memory latency).  Such a guest has one vCPU: with two, QEMU runs them in
 # turn and guests stalled in stop_machine() while booting.
 #
-# A guest has two vCPUs, on NUMA node 0 (riscv64: the last one on node 1);
-# the "selftests" plan has three (the mm selftest "migration" needs three
-# CPUs to run at all).  PB_SMP=N gives it N.  Under -icount a guest has
-# one (on riscv64 also one NUMA node).
+# A guest has two vCPUs, on NUMA node 0 (riscv64: half of them, rounded
+# down, on node 0 and the rest on node 1); the "selftests" plan has three
+# (the mm selftest "migration" needs three CPUs to run at all).  PB_SMP=N
+# gives it N.  Under -icount a guest has one (on riscv64 also one NUMA
+# node).
 #
 # PB_GDB=PORT opens QEMU's gdbstub on PORT and boots without KASLR, for
 # workspace/icount-profile.sh to single-step the guest kernel.
@@ -113,20 +114,25 @@ boot() {	# accel plan log timeout
 	# have no ACPI to read QEMU's SRAT from and split their memory in two
 	# with NUMA emulation instead.
 	# QEMU's riscv64 virt machine makes each node a socket and refuses a
-	# socket without harts: there the last CPU sits on node 1.  Under
+	# socket without harts, and QEMU 7.2 aborts when the first socket has
+	# more harts than the second ("unnamed-gpio-out[N] not found"): there
+	# node 0 gets half the CPUs, rounded down, and node 1 the rest.  Under
 	# -icount, where a guest has one vCPU (with two, the riscv64 guest
 	# stalled early in boot), it has one node and no migration points.
-	local last=$((${smp%%,*} - 1)) cpus1= arch=$ARCH
-	[ "$ARCH" = riscv64 ] && last=$((last - 1)) && cpus1=",cpus=$((last + 1))"
-	[ "$ARCH" = riscv64 ] && [ -n "$icount" ] && arch=riscv64-one-node
-	case $arch in
-	x86_64) extra+=" numa=fake=2" ;;
-	arm64|riscv64)
+	local n=${smp%%,*} last cpus1=
+	last=$((n - 1))
+	if [ "$ARCH" = riscv64 ]; then
+		last=$((n / 2 - 1))
+		cpus1=",cpus=$((n / 2))-$((n - 1))"
+	fi
+	if [ "$ARCH" = x86_64 ]; then
+		extra+=" numa=fake=2"
+	elif [ "$ARCH" = arm64 ] || [ "$n" -gt 1 ]; then
 		cmd+=(-object "memory-backend-ram,id=pbm0,size=$(mem_half)"
 		      -object "memory-backend-ram,id=pbm1,size=$(mem_half)"
 		      -numa "node,nodeid=0,cpus=0-$last,memdev=pbm0"
-		      -numa "node,nodeid=1$cpus1,memdev=pbm1") ;;
-	esac
+		      -numa "node,nodeid=1$cpus1,memdev=pbm1")
+	fi
 	[ -n "$icount" ] && cmd+=(-icount "shift=$icount,align=off,sleep=off")
 	[ -n "${PB_GDB:-}" ] && cmd+=(-gdb "tcp:127.0.0.1:$PB_GDB") && extra+=" nokaslr"
 	timeout -k 5 "$t" "${cmd[@]}" -smp "$smp" -m "$MEM" -nographic -monitor none \
