@@ -501,11 +501,15 @@ static void tlb_replay_migrate(unsigned int start, unsigned int nr,
 /*
  * Every batch of 1 to 2 * PB_BLOCK + 1 PTEs at every offset of a block,
  * inside a larger folio or equal to it, folded or not, with the boundary
- * between the two runs of migration entries anywhere, both flushes.
- * Counts the cases and those the model reports; false on a wrong table.
+ * between the two runs of migration entries anywhere, both flushes.  With
+ * @retried, a first migration of the batch failed after the unmap and was
+ * undone after its deferred flush completed, as migrate_pages() does when
+ * the move of a folio fails in its asynchronous pass (fail_migrate): the
+ * replay then unmaps the restored PTEs again.  Counts the cases and those
+ * the model reports; false on a wrong table.
  */
-static bool tlb_run_migrate(enum tlb_mig_end how, unsigned long *cases,
-			    unsigned long *reported)
+static bool tlb_run_migrate(enum tlb_mig_end how, bool retried,
+			    unsigned long *cases, unsigned long *reported)
 {
 	unsigned int v[ARRAY_SIZE(tlb_dim)] = { 0 };
 	bool shown = false;
@@ -520,6 +524,9 @@ static bool tlb_run_migrate(enum tlb_mig_end how, unsigned long *cases,
 			continue;
 		tlb_case_map(&c);
 		arch->tlb_reset();
+		if (retried)
+			tlb_replay_migrate(start, nr, true, TLB_MIG_UNDO_FIXED,
+					   c.k);
 		tlb_replay_migrate(start, nr, c.deferred, how, c.k);
 		model_tlb_off();
 		(*cases)++;
@@ -599,7 +606,7 @@ static bool test_tlb_migrate(void)
 {
 	unsigned long cases = 0, reported = 0;
 
-	ASSERT_TRUE(tlb_run_migrate(TLB_MIG_MOVED, &cases, &reported));
+	ASSERT_TRUE(tlb_run_migrate(TLB_MIG_MOVED, false, &cases, &reported));
 	ASSERT_EQ(reported, 0UL);
 	return true;
 }
@@ -613,7 +620,7 @@ static bool test_tlb_migrate_undo_old(void)
 {
 	unsigned long cases = 0, reported = 0;
 
-	ASSERT_TRUE(tlb_run_migrate(TLB_MIG_UNDO_OLD, &cases, &reported));
+	ASSERT_TRUE(tlb_run_migrate(TLB_MIG_UNDO_OLD, false, &cases, &reported));
 	if (arch->cont_ptes > 1)
 		ASSERT_NE(reported, 0UL);
 	else
@@ -628,7 +635,26 @@ static bool test_tlb_migrate_undo_fixed(void)
 {
 	unsigned long cases = 0, reported = 0;
 
-	ASSERT_TRUE(tlb_run_migrate(TLB_MIG_UNDO_FIXED, &cases, &reported));
+	ASSERT_TRUE(tlb_run_migrate(TLB_MIG_UNDO_FIXED, false, &cases, &reported));
+	ASSERT_EQ(reported, 0UL);
+	return true;
+}
+
+/*
+ * A move that failed after the unmap (-EAGAIN, as fail_migrate injects):
+ * the asynchronous pass undoes the folio after its deferred flush, the
+ * synchronous pass unmaps the restored PTEs again (refolded blocks
+ * included) and either fails again and undoes it, or moves it.  Never a
+ * violation.
+ */
+static bool test_tlb_migrate_retried(void)
+{
+	unsigned long cases = 0, reported = 0;
+
+	ASSERT_TRUE(tlb_run_migrate(TLB_MIG_UNDO_FIXED, true, &cases,
+				    &reported));
+	ASSERT_TRUE(tlb_run_migrate(TLB_MIG_MOVED, true, &cases, &reported));
+	ASSERT_NE(cases, 0UL);
 	ASSERT_EQ(reported, 0UL);
 	return true;
 }
@@ -691,5 +717,6 @@ static void run_tlb_tests(int *num_tests, int *num_fail)
 	TEST(tlb_migrate);
 	TEST(tlb_migrate_undo_old);
 	TEST(tlb_migrate_undo_fixed);
+	TEST(tlb_migrate_retried);
 	TEST(tlb_migrate_partial);
 }
