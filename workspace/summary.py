@@ -27,6 +27,12 @@ PROGRESS = os.path.join(BUILD, "progress")
 KUNIT_RE = re.compile(r"^(?:\[ *[0-9.]+\] )?\s*# (\S+): pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)")
 SUMMARY_RE = re.compile(r"^# SUMMARY prog=(\S+) (.*)")
 CHECKSTEP_RE = re.compile(r"^# check: (\S+): rc=(\d+) (\d+) s")
+NOTOK_RE = re.compile(r"^not ok \d+ (.*)")
+# What a failed case printed before its "not ok": the last few lines.
+FAIL_CONTEXT = 4
+TIMING_RE = re.compile(r"^# \S+ \d+kB: [0-9.]+ s$")
+# Failed cases the summary names, per arch.
+FAIL_SHOWN = 3
 SELFTEST_RE = re.compile(r"^PB-SELFTEST (\S+) pass=(\d+) skip=(\d+) fail=(\d+)")
 TOP_STEPS = ("deps", "base", "tree", "kernel-", "guest-bin-", "lint", "test-harness",
              "test-cocci", "test-bench-unit", "test-guest", "bench-quick")
@@ -56,8 +62,19 @@ def read(path):
 
 def check_log(lines):
     """KUnit suites and the check plan's SUMMARY figures of one console log."""
-    out = dict(kunit=[], progs={}, steps=[], end=None, fi_skip=None)
+    out = dict(kunit=[], progs={}, steps=[], end=None, fi_skip=None, failed=[])
+    said = []	# the "# " lines of the case running
+    step = None
     for ln in lines:
+        if ln.startswith("# check: ") and ": rc=" not in ln:
+            step = ln[len("# check: "):].split(":", 1)[0]
+        m = NOTOK_RE.match(ln)
+        if m:
+            out["failed"].append((step, m.group(1), said[-FAIL_CONTEXT:]))
+        if ln.startswith(("ok ", "not ok ", "# check: ")):
+            said = []
+        elif ln.startswith("# ") and not SUMMARY_RE.match(ln) and not TIMING_RE.match(ln):
+            said.append(ln[2:])
         if ln.startswith("ok - faultinject # SKIP "):
             out["fi_skip"] = ln[len("ok - faultinject # SKIP "):]
         m = KUNIT_RE.match(ln)
@@ -127,6 +144,13 @@ def arch_lines(arch, variant, saved):
     res.append("  check plan        %s%s" % ("ok" if c["end"] == "0" else
                                            "FAILED (PB-END rc=%s)" % c["end"],
                                            ": " + steps if steps else ""))
+    for step, case, said in c["failed"][:FAIL_SHOWN]:
+        res.append("    not ok          %s: %s" % (step or "?", case))
+        for ln in said:
+            res.append("                      %s" % ln[:100])
+    if len(c["failed"]) > FAIL_SHOWN:
+        res.append("    not ok          %d more, in %s-patched-%s-check.log" % (
+            len(c["failed"]) - FAIL_SHOWN, arch, variant))
     st = read(os.path.join(logs, "%s-patched-%s-selftests.log" % (arch, variant)))
     # selftests-compare's lines and test-guest's verdict on a rerun.
     verdict = [re.sub(r"^(selftests|guest): %s:? " % arch, "", ln) for ln in saved

@@ -194,6 +194,32 @@ class Summary(Dirs):
         self.assertEqual(c["steps"][3], ("stress", 1, 24))
         self.assertEqual(c["end"], "1")
 
+    def test_a_failed_case_shows_what_it_printed(self):
+        lines = ["# check: migrate: pb_migrate -m 4", "ok 6 pinned 4kB",
+                 "# inject: 100%: 10240 failures injected, 2 of 1024 pages moved",
+                 "# inject: page 3: status 1, expected node 0",
+                 "# inject 4kB: 1.17 s", "not ok 7 inject 4kB", "ok 8 race 4kB",
+                 "not ok 9 unmap 4kB", "# SUMMARY prog=pb_migrate mismatches=0",
+                 "# check: migrate: rc=1 39 s", "# check: stress: pb_stress",
+                 "# a", "# b", "# c", "# d", "# e", "not ok 1 fork",
+                 "not ok 2 swap", "# check: stress: rc=1 9 s", "PB-END rc=1"]
+        c = summary.check_log(lines)
+        self.assertEqual(c["failed"][0], ("migrate", "inject 4kB", [
+            "inject: 100%: 10240 failures injected, 2 of 1024 pages moved",
+            "inject: page 3: status 1, expected node 0"]))
+        self.assertEqual(c["failed"][1], ("migrate", "unmap 4kB", []))
+        self.assertEqual(c["failed"][2], ("stress", "fork", ["b", "c", "d", "e"]))
+        os.makedirs(os.path.join(self.d, "logs"))
+        with open(os.path.join(self.d, "logs", "x86_64-patched-test-check.log"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        text = "\n".join(summary.arch_lines("x86_64", "test", []))
+        self.assertIn("check plan        FAILED (PB-END rc=1): migrate 0:39 rc=1, "
+                      "stress 0:09 rc=1\n"
+                      "    not ok          migrate: inject 4kB\n"
+                      "                      inject: 100%: 10240 failures injected, 2 of 1024 "
+                      "pages moved\n", text)
+        self.assertIn("    not ok          1 more, in x86_64-patched-test-check.log", text)
+
     def test_the_summary_of_a_run(self):
         os.makedirs(os.path.join(self.d, "logs"))
         with open(os.path.join(self.d, "logs", "x86_64-patched-test-check.log"), "w") as f:
