@@ -18,8 +18,9 @@
 # memory latency).  Such a guest has one vCPU: with two, QEMU runs them in
 # turn and guests stalled in stop_machine() while booting.
 #
-# A guest has two vCPUs, on NUMA node 0 (riscv64: half of them, rounded
-# down, on node 0 and the rest on node 1); the "selftests" plan has three
+# A guest has two vCPUs, on NUMA node 0 (x86_64: in turn on node 0 and
+# node 1; riscv64: half of them, rounded down, on node 0 and the rest on
+# node 1); the "selftests" plan has three
 # (the mm selftest "migration" needs three CPUs to run at all).  PB_SMP=N
 # gives it N.  Under -icount a guest has one (on riscv64 also one NUMA
 # node).
@@ -112,7 +113,8 @@ boot() {	# accel plan log timeout
 	# Two NUMA nodes, half the memory each, the CPUs on node 0: arm64 and
 	# riscv64 read them from the device tree QEMU builds; the x86_64 kernels
 	# have no ACPI to read QEMU's SRAT from and split their memory in two
-	# with NUMA emulation instead.
+	# with NUMA emulation instead, which gives the CPUs to the nodes in
+	# turn (CPU 0 on node 0, CPU 1 on node 1).
 	# QEMU's riscv64 virt machine makes each node a socket and refuses a
 	# socket without harts, and QEMU 7.2 aborts when the first socket has
 	# more harts than the second ("unnamed-gpio-out[N] not found"): there

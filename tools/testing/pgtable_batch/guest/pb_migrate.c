@@ -42,6 +42,7 @@
 #include "kselftest.h"
 #include "common.h"
 
+#define MPOL_PREFERRED	1
 #define MPOL_MF_MOVE	(1 << 1)
 #define MPOL_MF_MOVE_ALL (1 << 2)	/* shared pages too (CAP_SYS_NICE) */
 
@@ -160,6 +161,31 @@ static int node_of(char *p, const uint32_t *gen, size_t npages)
 	if (status[0] < 0)
 		ksft_exit_fail_msg("page %zu: no node: %s\n", i, strerror(-status[0]));
 	return status[0];
+}
+
+/*
+ * Gather a freshly filled region on the node of its first page, for the
+ * cases that check where each page stays: a page allocated on the other
+ * node (node 0 full) would look moved.  Not counted as migrated.
+ */
+static int settle(struct pb_ctx *c, char *p)
+{
+	int *status = calloc(c->npages, sizeof(*status));
+	int home = node_of(p, NULL, c->npages);
+	size_t off = 0, i;
+
+	if (!status)
+		ksft_exit_fail_msg("out of memory\n");
+	move_pages_of(p, c->npages, NULL, -1, status);
+	for (i = 0; i < c->npages; i++)
+		off += status[i] != home;
+	if (off) {
+		ksft_print_msg("setup: %zu of %zu pages allocated off node %d, moved there\n",
+			       off, c->npages, home);
+		move_pages_of(p, c->npages, NULL, home, status);
+	}
+	free(status);
+	return home;
 }
 
 struct stats {
@@ -549,13 +575,13 @@ static enum pb_result test_pinned(struct pb_ctx *c)
 	if (!status)
 		ksft_exit_fail_msg("out of memory\n");
 	fill(p, c->npages, gen, 1);
+	node = !settle(c, p);
 	pin.addr = (uintptr_t)(p + c->fsz + (c->ppf / 2) * pb_pagesize);
 	pin.size = pb_pagesize * (c->ppf > 1 ? c->ppf / 2 : 1);
 	pin.flags = PIN_LONGTERM_TEST_FLAG_USE_WRITE;
 	if (ioctl(fd, PIN_LONGTERM_TEST_START, &pin))
 		ksft_exit_fail_msg("PIN_LONGTERM_TEST_START: %s\n", strerror(errno));
 
-	node = !node_of(p, NULL, c->npages);
 	on = move_each_folio(c, p, node, status);
 	bad += check_mapped(c, "pinned", p);
 	for (i = 0; i < c->npages; i++) {
@@ -654,7 +680,7 @@ static enum pb_result test_inject(struct pb_ctx *c)
 		ksft_exit_fail_msg("out of memory\n");
 	stats_get(c, &st);
 	sd = fill_soft_dirty(c, p, gen);
-	home = node_of(p, NULL, c->npages);
+	home = settle(c, p);
 
 	fail_migrate_set(100);
 	on = move_each_folio(c, p, !home, status);
@@ -948,6 +974,18 @@ int main(int argc, char **argv)
 	for (t = 0, i = 0; t < NR_TESTS; t++)
 		i += want[t] * nsizes;
 	ksft_set_plan(i);
+
+	/*
+	 * Allocate on node 0 while it has memory.  The CPUs of a guest may
+	 * sit on different nodes (x86_64's NUMA emulation puts one on each):
+	 * a task that the scheduler moves from one to the other while it
+	 * fills a region would spread the region over both nodes, and a case
+	 * that expects a page where it was put could not tell a page that
+	 * moved from one that was allocated there.  settle() covers the rest.
+	 */
+	if (syscall(__NR_set_mempolicy, MPOL_PREFERRED, (unsigned long[]){ 1 },
+		    sizeof(unsigned long) * 8))
+		ksft_exit_fail_msg("set_mempolicy: %s\n", strerror(errno));
 
 	/* Two nodes, and move_pages() can reach the second one. */
 	probe = pb_mmap_aligned(pb_pagesize, pb_pagesize, PROT_READ | PROT_WRITE,
