@@ -17,7 +17,8 @@
  * bit differs within the folio); a hole in every folio; a longterm pin
  * on part of the region (migration of the pinned folios fails and every
  * PTE comes back as it was); failures injected after the unmap
- * (fail_migrate: the PTEs come back from the migration entries); a
+ * (fail_migrate: the PTEs come back from the migration entries); the
+ * status move_pages() returns for every page of the region; a
  * writer on another CPU while the region migrates back and forth;
  * munmap() of half of every folio (or 64K) on another CPU while the
  * region migrates; and shared anonymous memory
@@ -131,10 +132,10 @@ static void move_pages_of(char *addr, size_t npages, const uint32_t *gen,
 
 /*
  * Move the pages to @node and return how many are there afterwards.  The
- * statuses of the move itself are not the answer: move_pages() reports
- * an error for a page whose large folio another page of the call already
- * isolated, and the node of every page it finds there already.  So ask
- * again where each page is.
+ * statuses of the move itself are not the answer: a kernel without the
+ * move_pages() fix the status case checks reports -EBUSY for the second
+ * page of every large folio, and every kernel reports the node of a page
+ * it finds there already.  So ask again where each page is.
  */
 static size_t move(char *addr, size_t npages, const uint32_t *gen, int node,
 		   int *status)
@@ -723,6 +724,51 @@ static enum pb_result test_inject(struct pb_ctx *c)
 	return bad ? PB_FAIL : PB_PASS;
 }
 
+/*
+ * The statuses move_pages() itself returns: one call naming every page of
+ * the region, to the other node and back.  Each page must report the node
+ * it went to.  move_pages() queues a large folio for its first page; a
+ * kernel that does not know the folio's other pages are queued fails to
+ * isolate it again for the second page, reports -EBUSY for that page
+ * although it moves with the folio, and migrates the folio alone.
+ */
+static enum pb_result test_status(struct pb_ctx *c)
+{
+	char *p = pb_region(c);
+	uint32_t *gen = pb_gens(c);
+	int *status = calloc(c->npages, sizeof(*status));
+	size_t bad = 0, wrong, i;
+	int k, node, home;
+
+	if (!status)
+		ksft_exit_fail_msg("out of memory\n");
+	fill(p, c->npages, gen, 1);
+	home = settle(c, p);
+	for (k = 1; k >= 0; k--) {
+		node = k ? !home : home;
+		move_pages_of(p, c->npages, NULL, node, status);
+		for (i = 0, wrong = 0; i < c->npages; i++) {
+			if (status[i] == node)
+				continue;
+			if (wrong++ < 4)
+				ksft_print_msg("status: to node %d: page %zu (page %zu of its folio): status %d\n",
+					       node, i, i % c->ppf, status[i]);
+		}
+		if (wrong)
+			ksft_print_msg("status: to node %d: %zu of %zu pages reported something else\n",
+				       node, wrong, c->npages);
+		bad += wrong;
+		move_pages_of(p, c->npages, NULL, -1, status);
+		for (i = 0; i < c->npages; i++)
+			pages_migrated += status[i] == node;
+	}
+	bad += verify("status", p, c->npages, gen);
+	munmap(p, c->len);
+	free(status);
+	free(gen);
+	return bad ? PB_FAIL : PB_PASS;
+}
+
 struct writer {
 	struct pb_ctx *c;
 	char *p;
@@ -921,6 +967,7 @@ static const struct test tests[] = {
 	{ "hole", test_hole },
 	{ "pinned", test_pinned },
 	{ "inject", test_inject },
+	{ "status", test_status },
 	{ "race", test_race },
 	{ "unmap", test_unmap },
 	{ "shmem", test_shmem },
