@@ -451,24 +451,16 @@ static const char *const mig_end_name[] = {
 #define TLB_NEW_FOLIO	0x1000
 
 /*
- * Replay what migration does to the page table for a batch of @nr PTEs
- * from @start.  try_to_migrate_one() clears them with get_and_clear_ptes(),
- * flushes at once or defers the flush (TTU_BATCH_FLUSH) and writes the
- * migration entries with one set_softleaf_ptes() per run: readable for the
- * first @j pages, readable-exclusive for the others.  remove_migration_pte()
- * then restores them one run of equal entries (softleaf_pte_batch()) at a
- * time with set_ptes(): to the pages of the new folio once
- * try_to_unmap_flush() completed a deferred flush, or, when the migration
- * failed, to the same pages from migrate_folio_undo_src(), which runs
- * before migrate_pages_batch() calls try_to_unmap_flush() (and now calls
- * it first itself: TLB_MIG_UNDO_FIXED).
+ * try_to_migrate_one() on a batch of @nr PTEs from @start: it clears them
+ * with get_and_clear_ptes(), flushes at once or defers the flush
+ * (TTU_BATCH_FLUSH) and writes the migration entries with one
+ * set_softleaf_ptes() per run: readable for the first @j pages,
+ * readable-exclusive for the others.
  */
-static void tlb_replay_migrate(unsigned int start, unsigned int nr,
-			       bool deferred, enum tlb_mig_end how,
-			       unsigned int j)
+static void tlb_migrate_unmap(unsigned int start, unsigned int nr,
+			      bool deferred, unsigned int j)
 {
 	unsigned long base = pb_pfn(start);
-	unsigned int i, n;
 
 	arch->get_and_clear_full_ptes(start, nr, 0);
 	if (deferred)
@@ -483,17 +475,42 @@ static void tlb_replay_migrate(unsigned int start, unsigned int nr,
 		arch->set_softleaf_ptes(start + j,
 					pb_leaf_at(PB_LEAF_MIGRATION_READ_EXCLUSIVE,
 						   0, base, 0, j), nr - j);
+}
 
-	if (how != TLB_MIG_UNDO_OLD && deferred)
-		arch->tlbbatch_flush();
-	if (how == TLB_MIG_MOVED)
-		base += TLB_NEW_FOLIO;
+/*
+ * remove_migration_pte() on the batch: one run of equal entries
+ * (softleaf_pte_batch()) at a time with set_ptes(), to the pages of the new
+ * folio if @moved, else to the same pages (migrate_folio_undo_src()).
+ */
+static void tlb_migrate_restore(unsigned int start, unsigned int nr,
+				bool moved)
+{
+	unsigned long base = pb_pfn(start) + (moved ? TLB_NEW_FOLIO : 0);
+	unsigned int i, n;
+
 	for (i = start; i < start + nr; i += n) {
 		n = arch->softleaf_pte_batch(i, arch->ptep_get(i),
 					     start + nr - i);
 		arch->set_ptes(i, arch->mk_present(base + i - start,
 						   PB_WRITE | PB_YOUNG), n);
 	}
+}
+
+/*
+ * Replay the migration of a batch: unmapped, then restored to the new folio
+ * once try_to_unmap_flush() completed a deferred flush, or, when the
+ * migration failed, to the same pages from migrate_folio_undo_src(), which
+ * runs before migrate_pages_batch() calls try_to_unmap_flush() (and now
+ * calls it first itself: TLB_MIG_UNDO_FIXED).
+ */
+static void tlb_replay_migrate(unsigned int start, unsigned int nr,
+			       bool deferred, enum tlb_mig_end how,
+			       unsigned int j)
+{
+	tlb_migrate_unmap(start, nr, deferred, j);
+	if (how != TLB_MIG_UNDO_OLD && deferred)
+		arch->tlbbatch_flush();
+	tlb_migrate_restore(start, nr, how == TLB_MIG_MOVED);
 	if (how == TLB_MIG_UNDO_OLD && deferred)
 		arch->tlbbatch_flush();
 }
@@ -660,6 +677,101 @@ static bool test_tlb_migrate_retried(void)
 }
 
 /*
+ * Two adjacent folios in one migrate_pages_batch(), as move_pages() queues
+ * them since mm-0010: the asynchronous pass unmaps both with the flush
+ * deferred, try_to_unmap_flush() completes it once, then each folio is
+ * moved, or undone when its move failed.  The first folio has 1 to
+ * 2 * PB_BLOCK + 1 pages from every offset of a block, the second 1 to
+ * 2 * PB_BLOCK + 1 pages right after it, folded or not, each with its new
+ * folio.  With @early the first folio is moved before the flush, between
+ * the two unmaps: its old translations are still live, which every arch
+ * must report.  Counts the cases and those the model reports; false on a
+ * wrong table.
+ */
+static bool tlb_run_migrate_two(bool early, unsigned long *cases,
+				unsigned long *reported)
+{
+	static const unsigned int dim[] = {
+		ARRAY_SIZE(tlb_folds), PB_BLOCK, 2 * PB_BLOCK + 1,
+		2 * PB_BLOCK + 1, 4,
+	};
+	unsigned int v[ARRAY_SIZE(dim)] = { 0 };
+	bool shown = false;
+
+	do {
+		enum pb_fold fold = tlb_folds[v[0]];
+		unsigned int a = 2 * PB_BLOCK + v[1], na = v[2] + 1;
+		unsigned int b = a + na, nb = v[3] + 1, i;
+		bool moved_a = early || (v[4] & 1), moved_b = v[4] & 2;
+		unsigned long base;
+
+		if (early && !(v[4] & 1))
+			continue;
+		pb_clear_table();
+		pb_map(a, na, fold, PB_PAT_MIXED);
+		pb_map(b, nb, fold, PB_PAT_MIXED);
+		arch->set_folio(pb_pfn(a) + TLB_NEW_FOLIO, na);
+		arch->set_folio(pb_pfn(b) + TLB_NEW_FOLIO, nb);
+		arch->tlb_reset();
+		tlb_migrate_unmap(a, na, true, na / 2);
+		if (early)
+			tlb_migrate_restore(a, na, true);
+		tlb_migrate_unmap(b, nb, true, nb / 2);
+		arch->tlbbatch_flush();
+		if (!early)
+			tlb_migrate_restore(a, na, moved_a);
+		tlb_migrate_restore(b, nb, moved_b);
+		model_tlb_off();
+		(*cases)++;
+		if (model_tlb.violations) {
+			(*reported)++;
+			if (!shown && !early) {
+				printf("%s: folios of %u and %u pages from %u, folded %s: %s\n",
+				       arch->name, na, nb, a, fold_name[fold],
+				       model_tlb_report);
+				shown = true;
+			}
+		}
+
+		ASSERT_EQ(arch->check_table(), -1);
+		for (i = a; i < b + nb; i++) {
+			uint64_t pte = arch->ptep_get(i);
+			bool moved = i < b ? moved_a : moved_b;
+
+			base = pb_pfn(i) + (moved ? TLB_NEW_FOLIO : 0);
+			ASSERT_TRUE(arch->pte_valid(pte));
+			ASSERT_EQ(arch->pte_pfn(pte), base);
+		}
+	} while (pb_next_case(v, dim, ARRAY_SIZE(dim)));
+
+	return true;
+}
+
+/* Two folios, one flush, then moved or undone: never a violation. */
+static bool test_tlb_migrate_two(void)
+{
+	unsigned long cases = 0, reported = 0;
+
+	ASSERT_TRUE(tlb_run_migrate_two(false, &cases, &reported));
+	ASSERT_NE(cases, 0UL);
+	ASSERT_EQ(reported, 0UL);
+	return true;
+}
+
+/* The first folio moved before the flush: always reported. */
+static bool test_tlb_migrate_two_early(void)
+{
+	unsigned long cases = 0, reported = 0;
+
+	ASSERT_TRUE(tlb_run_migrate_two(true, &cases, &reported));
+	ASSERT_NE(cases, 0UL);
+	ASSERT_EQ(reported, cases);
+	printf("%s, first folio moved before the flush: %lu cases, %lu reported as violations as expected\n",
+	       arch->name, cases, reported);
+	return true;
+}
+
+/*
  * Unfold and refold with the kernel's single-PTE operations: clear one PTE
  * of a folded block (contpte_convert() unfolds it), flush it at once or
  * deferred, map it again with set_pte_at() (which refolds the block), and
@@ -718,5 +830,7 @@ static void run_tlb_tests(int *num_tests, int *num_fail)
 	TEST(tlb_migrate_undo_old);
 	TEST(tlb_migrate_undo_fixed);
 	TEST(tlb_migrate_retried);
+	TEST(tlb_migrate_two);
+	TEST(tlb_migrate_two_early);
 	TEST(tlb_migrate_partial);
 }
