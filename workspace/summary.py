@@ -105,7 +105,8 @@ def since_runs(entry, since):
     return end, secs
 
 
-def arch_lines(arch, variant, saved):
+def arch_lines(arch, variant, saved, since=0):
+    """The summary lines of @arch; logs older than @since are not this run's."""
     logs = os.path.join(BUILD, "logs")
     res = []
     lines = read(os.path.join(logs, "%s-patched-%s-check.log" % (arch, variant)))
@@ -151,7 +152,10 @@ def arch_lines(arch, variant, saved):
     if len(c["failed"]) > FAIL_SHOWN:
         res.append("    not ok          %d more, in %s-patched-%s-check.log" % (
             len(c["failed"]) - FAIL_SHOWN, arch, variant))
-    st = read(os.path.join(logs, "%s-patched-%s-selftests.log" % (arch, variant)))
+    path = os.path.join(logs, "%s-patched-%s-selftests.log" % (arch, variant))
+    st = read(path)
+    if st is not None and os.path.getmtime(path) < since:
+        st = None	# an earlier run's (this arch is not in SELFTEST_ARCHES)
     # selftests-compare's lines and test-guest's verdict on a rerun.
     verdict = [re.sub(r"^(selftests|guest): %s:? " % arch, "", ln) for ln in saved
                if ln.startswith(("selftests: %s:" % arch, "selftests: %s " % arch)) or
@@ -195,7 +199,7 @@ def main(argv=None):
     print("make check summary (VARIANT=%s)" % a.variant)
     for arch in a.arches.split():
         print("%s:" % arch)
-        for ln in arch_lines(arch, a.variant, saved):
+        for ln in arch_lines(arch, a.variant, saved, since):
             print(ln)
         boots = sorted((v["end"], k, v["secs"]) for k, v in times.items()
                        if k.startswith("guest-%s-" % arch) and v.get("end", 0) >= since)

@@ -262,6 +262,11 @@ class Summary(Dirs):
                      "total: 1:00:"):
             self.assertIn(want, text)
         self.assertNotIn("tree", text)	# a step of an earlier run
+        # An earlier run's selftests: not this run's result.
+        os.utime(os.path.join(self.d, "logs", "x86_64-patched-test-selftests.log"),
+                 (now - 7200, now - 7200))
+        text = "\n".join(summary.arch_lines("x86_64", "test", [], now - 3600))
+        self.assertIn("mm selftests      not run", text)
         self.assertLessEqual(len(text.splitlines()), 25)
 
 
