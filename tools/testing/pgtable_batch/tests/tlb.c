@@ -478,6 +478,30 @@ static void tlb_migrate_unmap(unsigned int start, unsigned int nr,
 }
 
 /*
+ * try_to_migrate_one() failing at the exclusive run at @k (0 < @k < @nr) of
+ * its batch: the first @k PTEs keep their migration entries, the others
+ * are restored by ttu_restore_ptes() after its flush of the cleared range.
+ */
+static void tlb_migrate_unmap_partial(unsigned int start, unsigned int nr,
+				      bool deferred, unsigned int k)
+{
+	uint64_t pteval = arch->get_and_clear_full_ptes(start, nr, 0);
+	unsigned int i;
+
+	if (deferred)
+		arch->tlbbatch_add_pending(start, nr);
+	else
+		arch->flush_tlb_range(start, nr);
+	arch->set_softleaf_ptes(start,
+				pb_leaf_at(PB_LEAF_MIGRATION_READ, 0,
+					   pb_pfn(start), 0, 0), k);
+	arch->flush_tlb_range(start, nr);
+	for (i = 0; i < k; i++)
+		pteval = arch->pte_advance_pfn(pteval, 1);
+	arch->set_ptes(start + k, pteval, nr - k);
+}
+
+/*
  * remove_migration_pte() on the batch: one run of equal entries
  * (softleaf_pte_batch()) at a time with set_ptes(), to the pages of the new
  * folio if @moved, else to the same pages (migrate_folio_undo_src()).
@@ -582,24 +606,12 @@ static bool test_tlb_migrate_partial(void)
 	do {
 		struct tlb_case c = tlb_case_of(v);
 		unsigned int i;
-		uint64_t pteval;
 
 		if (!c.k || c.k >= c.nr)
 			continue;
 		tlb_case_map(&c);
 		arch->tlb_reset();
-		pteval = arch->get_and_clear_full_ptes(c.start, c.nr, 0);
-		if (c.deferred)
-			arch->tlbbatch_add_pending(c.start, c.nr);
-		else
-			arch->flush_tlb_range(c.start, c.nr);
-		arch->set_softleaf_ptes(c.start,
-					pb_leaf_at(PB_LEAF_MIGRATION_READ, 0,
-						   pb_pfn(c.start), 0, 0), c.k);
-		arch->flush_tlb_range(c.start, c.nr);
-		for (i = 0; i < c.k; i++)
-			pteval = arch->pte_advance_pfn(pteval, 1);
-		arch->set_ptes(c.start + c.k, pteval, c.nr - c.k);
+		tlb_migrate_unmap_partial(c.start, c.nr, c.deferred, c.k);
 		if (c.deferred)
 			arch->tlbbatch_flush();
 		model_tlb_off();
@@ -685,15 +697,16 @@ static bool test_tlb_migrate_retried(void)
  * 2 * PB_BLOCK + 1 pages right after it, folded or not, each with its new
  * folio.  With @early the first folio is moved before the flush, between
  * the two unmaps: its old translations are still live, which every arch
- * must report.  Counts the cases and those the model reports; false on a
- * wrong table.
+ * must report.  The second folio may also fail in its unmap (a pinned
+ * exclusive run) and be undone while the first waits for the flush.
+ * Counts the cases and those the model reports; false on a wrong table.
  */
 static bool tlb_run_migrate_two(bool early, unsigned long *cases,
 				unsigned long *reported)
 {
 	static const unsigned int dim[] = {
 		ARRAY_SIZE(tlb_folds), PB_BLOCK, 2 * PB_BLOCK + 1,
-		2 * PB_BLOCK + 1, 4,
+		2 * PB_BLOCK + 1, 6,
 	};
 	unsigned int v[ARRAY_SIZE(dim)] = { 0 };
 	bool shown = false;
@@ -702,10 +715,12 @@ static bool tlb_run_migrate_two(bool early, unsigned long *cases,
 		enum pb_fold fold = tlb_folds[v[0]];
 		unsigned int a = 2 * PB_BLOCK + v[1], na = v[2] + 1;
 		unsigned int b = a + na, nb = v[3] + 1, i;
-		bool moved_a = early || (v[4] & 1), moved_b = v[4] & 2;
+		bool fail_b = v[4] >= 4;
+		bool moved_a = early || (v[4] & 1);
+		bool moved_b = !fail_b && (v[4] & 2);
 		unsigned long base;
 
-		if (early && !(v[4] & 1))
+		if ((early && !(v[4] & 1)) || (fail_b && nb < 2))
 			continue;
 		pb_clear_table();
 		pb_map(a, na, fold, PB_PAT_MIXED);
@@ -716,11 +731,26 @@ static bool tlb_run_migrate_two(bool early, unsigned long *cases,
 		tlb_migrate_unmap(a, na, true, na / 2);
 		if (early)
 			tlb_migrate_restore(a, na, true);
-		tlb_migrate_unmap(b, nb, true, nb / 2);
+		if (fail_b) {
+			/*
+			 * The unmap of the second folio fails at its
+			 * exclusive run, while the first waits for its
+			 * flush: ttu_restore_ptes() flushes the range it
+			 * restores, and migrate_folio_undo_src() completes
+			 * the deferred flush before it restores the
+			 * migration entries written.
+			 */
+			tlb_migrate_unmap_partial(b, nb, true, nb / 2);
+			arch->tlbbatch_flush();
+			tlb_migrate_restore(b, nb / 2, false);
+		} else {
+			tlb_migrate_unmap(b, nb, true, nb / 2);
+		}
 		arch->tlbbatch_flush();
 		if (!early)
 			tlb_migrate_restore(a, na, moved_a);
-		tlb_migrate_restore(b, nb, moved_b);
+		if (!fail_b)
+			tlb_migrate_restore(b, nb, moved_b);
 		model_tlb_off();
 		(*cases)++;
 		if (model_tlb.violations) {
