@@ -18,7 +18,8 @@
  * on part of the region (migration of the pinned folios fails and every
  * PTE comes back as it was); failures injected after the unmap
  * (fail_migrate: the PTEs come back from the migration entries); the
- * status move_pages() returns for every page of the region; a
+ * status move_pages() returns for every page of the region; the
+ * statuses of pages queued without a lookup of their own; a
  * writer on another CPU while the region migrates back and forth;
  * munmap() of half of every folio (or 64K) on another CPU while the
  * region migrates; and shared anonymous memory
@@ -769,6 +770,138 @@ static enum pb_result test_status(struct pb_ctx *c)
 	return bad ? PB_FAIL : PB_PASS;
 }
 
+/*
+ * The lookups move_pages() skips.  The lookup that queues a large folio also
+ * finds how many of the next addresses map the next pages of that folio,
+ * and the entries for those addresses are queued with it without a lookup
+ * of their own.  One call, with a child sharing the region, names the
+ * folios in four ways in turn (T is the other node):
+ *   0: every page to T, the last one written by the parent since the fork
+ *      (a page of another folio; the lookups must stop before it);
+ *   1: the first half to T (the next entry names the next folio, not the
+ *      rest of this one);
+ *   2: the first half to T, the second half home (the node changes within
+ *      the run);
+ *   3: the first page to T, an unmapped address to T (its error flushes
+ *      the list), then the other pages home.
+ * Every entry must get the status its own lookup gives, and every page
+ * end up where its last entry sent its folio.
+ */
+static enum pb_result test_lookup(struct pb_ctx *c)
+{
+	size_t nf = c->npages / c->ppf, half = c->ppf / 2, bad = 0, n = 0;
+	int *nodes, *st, *want, *where, *status, go[2], wst, home, far;
+	char *p, b = 0;
+	uint32_t *gen;
+	size_t f, i;
+	void **pages;
+	long ret;
+	pid_t pid;
+
+	/* A run needs two pages after the first of a half folio. */
+	if (c->ppf < 4)
+		return PB_SKIP;
+	pages = calloc(c->npages + nf, sizeof(*pages));
+	nodes = calloc(c->npages + nf, sizeof(*nodes));
+	st = calloc(c->npages + nf, sizeof(*st));
+	want = calloc(c->npages + nf, sizeof(*want));
+	where = calloc(c->npages, sizeof(*where));
+	status = calloc(c->npages, sizeof(*status));
+	if (!pages || !nodes || !st || !want || !where || !status)
+		ksft_exit_fail_msg("out of memory\n");
+	p = pb_region(c);
+	gen = pb_gens(c);
+	fill(p, c->npages, gen, 1);
+	home = settle(c, p);
+	far = !home;
+
+	if (pipe(go))
+		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid)
+		_exit(read(go[0], &b, 1) == 1 ? 0 : 2);
+
+#define ENTRY(addr, to, expected) do {		\
+		pages[n] = (addr);			\
+		nodes[n] = (to);			\
+		want[n++] = (expected);			\
+	} while (0)
+#define PAGE(i)	(p + (i) * pb_pagesize)
+	for (f = 0; f < nf; f++) {
+		size_t first = f * c->ppf;
+
+		switch (f % 4) {
+		case 0:
+			i = first + c->ppf - 1;
+			pb_fill_page(PAGE(i), i, ++gen[i]);
+			for (i = 0; i < c->ppf; i++)
+				ENTRY(PAGE(first + i), far, far);
+			break;
+		case 1:
+			for (i = 0; i < half; i++)
+				ENTRY(PAGE(first + i), far, far);
+			break;
+		case 2:
+			for (i = 0; i < c->ppf; i++)
+				ENTRY(PAGE(first + i), i < half ? far : home,
+				      i < half ? far : home);
+			break;
+		case 3:
+			ENTRY(PAGE(first), far, far);
+			ENTRY(NULL, far, -EFAULT);
+			for (i = 1; i < c->ppf; i++)
+				ENTRY(PAGE(first + i), home, home);
+			break;
+		}
+		for (i = 0; i < c->ppf; i++)
+			where[first + i] = f % 4 < 2 ? far : home;
+	}
+#undef PAGE
+#undef ENTRY
+
+	ret = syscall(__NR_move_pages, 0, n, pages, nodes, st,
+		      MPOL_MF_MOVE | MPOL_MF_MOVE_ALL);
+	if (ret) {
+		ksft_print_msg("lookup: move_pages returned %ld (%s)\n", ret,
+			       ret < 0 ? strerror(errno) : "pages not moved");
+		bad++;
+	}
+	for (i = 0; i < n; i++) {
+		if (st[i] == want[i])
+			continue;
+		if (bad++ < 8)
+			ksft_print_msg("lookup: entry %zu (%p, way %zu): status %d, expected %d\n",
+				       i, pages[i],
+				       pages[i] ? ((char *)pages[i] - p) / c->fsz % 4 : 3,
+				       st[i], want[i]);
+	}
+	move_pages_of(p, c->npages, NULL, -1, status);
+	for (i = 0; i < c->npages; i++) {
+		pages_migrated += status[i] != home;
+		if (status[i] == where[i])
+			continue;
+		if (bad++ < 8)
+			ksft_print_msg("lookup: page %zu (way %zu): on node %d, expected %d\n",
+				       i, i / c->ppf % 4, status[i], where[i]);
+	}
+	if (write(go[1], &b, 1) != 1 || waitpid(pid, &wst, 0) != pid)
+		ksft_exit_fail_msg("child: %s\n", strerror(errno));
+	close(go[0]);
+	close(go[1]);
+	bad += verify("lookup", p, c->npages, gen);
+	munmap(p, c->len);
+	free(gen);
+	free(pages);
+	free(nodes);
+	free(st);
+	free(want);
+	free(where);
+	free(status);
+	return bad ? PB_FAIL : PB_PASS;
+}
+
 struct writer {
 	struct pb_ctx *c;
 	char *p;
@@ -968,6 +1101,7 @@ static const struct test tests[] = {
 	{ "pinned", test_pinned },
 	{ "inject", test_inject },
 	{ "status", test_status },
+	{ "lookup", test_lookup },
 	{ "race", test_race },
 	{ "unmap", test_unmap },
 	{ "shmem", test_shmem },
