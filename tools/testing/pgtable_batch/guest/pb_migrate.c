@@ -784,8 +784,10 @@ static enum pb_result test_status(struct pb_ctx *c)
  *      the run);
  *   3: the first page to T, an unmapped address to T (its error flushes
  *      the list), then the other pages home.
- * Every entry must get the status its own lookup gives, and every page
- * end up where its last entry sent its folio.
+ * The last folio is named the second way, and the arrays go on past the
+ * count given with the rest of that folio: the kernel must not read them
+ * nor write their statuses.  Every entry must get the status its own
+ * lookup gives, and every page end up where its last entry sent its folio.
  */
 static enum pb_result test_lookup(struct pb_ctx *c)
 {
@@ -830,9 +832,9 @@ static enum pb_result test_lookup(struct pb_ctx *c)
 	} while (0)
 #define PAGE(i)	(p + (i) * pb_pagesize)
 	for (f = 0; f < nf; f++) {
-		size_t first = f * c->ppf;
+		size_t first = f * c->ppf, way = f == nf - 1 ? 1 : f % 4;
 
-		switch (f % 4) {
+		switch (way) {
 		case 0:
 			i = first + c->ppf - 1;
 			pb_fill_page(PAGE(i), i, ++gen[i]);
@@ -856,7 +858,14 @@ static enum pb_result test_lookup(struct pb_ctx *c)
 			break;
 		}
 		for (i = 0; i < c->ppf; i++)
-			where[first + i] = f % 4 < 2 ? far : home;
+			where[first + i] = way < 2 ? far : home;
+	}
+	/* Past the count: the rest of the last folio, and statuses unset. */
+	for (i = 0; i < c->npages + nf - n; i++) {
+		pages[n + i] = i < c->ppf - half ?
+			PAGE(c->npages - c->ppf + half + i) : NULL;
+		nodes[n + i] = far;
+		st[n + i] = 12345;
 	}
 #undef PAGE
 #undef ENTRY
@@ -872,10 +881,17 @@ static enum pb_result test_lookup(struct pb_ctx *c)
 		if (st[i] == want[i])
 			continue;
 		if (bad++ < 8)
-			ksft_print_msg("lookup: entry %zu (%p, way %zu): status %d, expected %d\n",
+			ksft_print_msg("lookup: entry %zu (%p, folio %td): status %d, expected %d\n",
 				       i, pages[i],
-				       pages[i] ? ((char *)pages[i] - p) / c->fsz % 4 : 3,
+				       pages[i] ? ((char *)pages[i] - p) / (ptrdiff_t)c->fsz : -1,
 				       st[i], want[i]);
+	}
+	for (i = n; i < c->npages + nf; i++) {
+		if (st[i] == 12345)
+			continue;
+		if (bad++ < 8)
+			ksft_print_msg("lookup: entry %zu, past the count of %zu: status %d written\n",
+				       i, n, st[i]);
 	}
 	move_pages_of(p, c->npages, NULL, -1, status);
 	for (i = 0; i < c->npages; i++) {
@@ -883,8 +899,8 @@ static enum pb_result test_lookup(struct pb_ctx *c)
 		if (status[i] == where[i])
 			continue;
 		if (bad++ < 8)
-			ksft_print_msg("lookup: page %zu (way %zu): on node %d, expected %d\n",
-				       i, i / c->ppf % 4, status[i], where[i]);
+			ksft_print_msg("lookup: page %zu (folio %zu): on node %d, expected %d\n",
+				       i, i / c->ppf, status[i], where[i]);
 	}
 	if (write(go[1], &b, 1) != 1 || waitpid(pid, &wst, 0) != pid)
 		ksft_exit_fail_msg("child: %s\n", strerror(errno));
