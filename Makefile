@@ -10,13 +10,16 @@ ARCHES ?= x86_64 arm64
 # ARCHES=... on the command line sets both.
 # Its sparse and W=1 checks run on the two arches the series has code
 # for; make lint ARCHES=riscv64 checks riscv64 too (about 3 min more,
-# cold: the vanilla objects of another configured tree).
+# cold: the vanilla objects of another configured tree).  So does its
+# quick benchmark (make bench ARCHES=riscv64 measures riscv64).
 ifeq ($(origin ARCHES),command line)
 CHECK_ARCHES := $(ARCHES)
 CHECK_LINT_ARCHES := $(ARCHES)
+CHECK_BENCH_ARCHES := $(ARCHES)
 else
 CHECK_ARCHES ?= x86_64 arm64 riscv64
 CHECK_LINT_ARCHES ?= x86_64 arm64
+CHECK_BENCH_ARCHES ?= x86_64 arm64
 endif
 VARIANT ?= test
 TREE ?= $(B)/tree
@@ -33,11 +36,13 @@ variables (default):
   ARCHES="x86_64 arm64"     the arches to build, boot and benchmark
   CHECK_ARCHES="x86_64 arm64 riscv64"  the arches of make check
   CHECK_LINT_ARCHES="x86_64 arm64"     the arches of make check's sparse and W=1
+  CHECK_BENCH_ARCHES="x86_64 arm64"    the arches of make check's quick benchmark
   VARIANT=test              test (debug options, KUnit) or bench (none)
   TREE=build/tree           the patched tree
   TIMEOUT=900               seconds per guest boot (bench: 2400)
   PBARGS=key=val,...        passed to the guest plans
   SELFTEST_ARCHES="x86_64 arm64"  test-guest: the arches that run the mm selftests
+  MIGRATE_ARCHES="x86_64 arm64"   test-guest: the arches whose check plan runs pb_migrate
   QUICK=1                   bench: the short plan (a smoke test)
   KERNELS=patched           bench: boot the patched kernels only (counter checks, no ratios)
   BOOTS=N                   bench: boots per kernel (4, QUICK=1: 2)
@@ -165,7 +170,8 @@ bench: deps ## vanilla against patched, the seed benchmarks (QUICK=1: a smoke ru
 # they measured (workspace/summary.py), whether they passed or not.
 check: ## everything a submission must pass, then a summary per arch
 	@mkdir -p $(B)/progress && date +%s >$(B)/progress/check.start
-	@rc=0; $(MAKE) -s check-steps ARCHES="$(CHECK_ARCHES)" LINT_ARCHES="$(CHECK_LINT_ARCHES)" || rc=$$?; \
+	@rc=0; $(MAKE) -s check-steps ARCHES="$(CHECK_ARCHES)" LINT_ARCHES="$(CHECK_LINT_ARCHES)" \
+		BENCH_ARCHES="$(CHECK_BENCH_ARCHES)" || rc=$$?; \
 	$(W)/summary.py --arches "$(CHECK_ARCHES)" --variant $(VARIANT); \
 	if [ $$rc = 0 ]; then echo "check: all passed"; else echo "check: FAILED"; fi; \
 	exit $$rc
@@ -175,7 +181,8 @@ check: ## everything a submission must pass, then a summary per arch
 # --check-counters).  Ratios against vanilla are make bench's.
 check-steps: lint test-harness test-cocci test-bench-unit test-guest
 	@$(STEP) --key bench-quick --label "bench QUICK=1 KERNELS=patched" -- \
-		$(MAKE) -s bench QUICK=1 BOOTS=1 VARIANT=$(VARIANT) KERNELS=patched
+		$(MAKE) -s bench QUICK=1 BOOTS=1 VARIANT=$(VARIANT) KERNELS=patched \
+		ARCHES="$(or $(BENCH_ARCHES),$(ARCHES))"
 
 summary: ## the summary of the last make check again
 	@$(W)/summary.py --arches "$(CHECK_ARCHES)" --variant $(VARIANT)

@@ -62,7 +62,8 @@ def read(path):
 
 def check_log(lines):
     """KUnit suites and the check plan's SUMMARY figures of one console log."""
-    out = dict(kunit=[], progs={}, steps=[], end=None, fi_skip=None, failed=[])
+    out = dict(kunit=[], progs={}, steps=[], end=None, fi_skip=None, failed=[],
+               mig_off=False)
     said = []	# the "# " lines of the case running
     step = None
     for ln in lines:
@@ -75,6 +76,8 @@ def check_log(lines):
             said = []
         elif ln.startswith("# ") and not SUMMARY_RE.match(ln) and not TIMING_RE.match(ln):
             said.append(ln[2:])
+        if ln == "# check: migrate: not run (migrate=0)":
+            out["mig_off"] = True
         if ln.startswith("ok - faultinject # SKIP "):
             out["fi_skip"] = ln[len("ok - faultinject # SKIP "):]
         m = KUNIT_RE.match(ln)
@@ -132,6 +135,8 @@ def arch_lines(arch, variant, saved, since=0):
     if "pb_migrate" in pr:
         res.append("  migration         %d pages migrated, %d large folios split" % (
             pr["pb_migrate"].get("pages_migrated", 0), pr["pb_migrate"].get("splits", 0)))
+    elif c["mig_off"]:
+        res.append("  migration         not run on this arch (MIGRATE_ARCHES)")
     else:
         res.append("  migration         did not run")
     if c["fi_skip"]:

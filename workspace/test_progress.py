@@ -186,6 +186,17 @@ class Summary(Dirs):
         text = "\n".join(summary.arch_lines("arm64", "test", []))
         self.assertIn("faults injected   none, skipped: no /sys/kernel/debug/fail_swap_dup", text)
 
+    def test_migration_left_out_on_an_arch_says_so(self):
+        lines = ["# check: migrate: not run (migrate=0)",
+                 "# check: stress: pb_stress -d 20 -m 16"]
+        self.assertTrue(summary.check_log(lines)["mig_off"])
+        self.assertFalse(summary.check_log(CHECK_LOG.splitlines())["mig_off"])
+        os.makedirs(os.path.join(self.d, "logs"))
+        with open(os.path.join(self.d, "logs", "riscv64-patched-test-check.log"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        text = "\n".join(summary.arch_lines("riscv64", "test", []))
+        self.assertIn("migration         not run on this arch (MIGRATE_ARCHES)", text)
+
     def test_check_log(self):
         c = summary.check_log(CHECK_LOG.splitlines())
         self.assertEqual(c["kunit"], [("pgtable_batch", 23, 0, 1)])
