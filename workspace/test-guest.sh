@@ -26,6 +26,12 @@ MIGRATE_ARCHES=${MIGRATE_ARCHES:-x86_64 arm64}
 LOGS=$BUILD/logs
 mkdir -p "$LOGS"
 
+# in_list LIST WORD: whether WORD is one of the words of LIST.
+in_list() {
+	case " $1 " in *" $2 "*) return 0 ;; esac
+	return 1
+}
+
 # One guest boot under workspace/progress.py: the plan's milestones as they
 # come, the time left from the last run's time of the same boot.
 run() {	# key label then-keys qemu-run.sh arguments...
@@ -60,7 +66,7 @@ runs() {	# the boots to come: "arch plan" lines
 	local arch plan
 	for arch in $ARCHES; do
 		for plan in $PLANS; do
-			[ "$plan" = selftests ] && ! echo " $SELFTEST_ARCHES " | grep -q " $arch " && continue
+			[ "$plan" = selftests ] && ! in_list "$SELFTEST_ARCHES" "$arch" && continue
 			echo "$arch $plan"
 		done
 	done
@@ -73,7 +79,7 @@ for arch in $ARCHES; do
 	kernel=$BUILD/o/$arch-patched-$VARIANT/kernel.img
 	initrd=$BUILD/initramfs-$arch.cpio.gz
 	for plan in $PLANS; do
-		if [ "$plan" = selftests ] && ! echo " $SELFTEST_ARCHES " | grep -q " $arch "; then
+		if [ "$plan" = selftests ] && ! in_list "$SELFTEST_ARCHES" "$arch"; then
 			echo "guest: $arch: mm selftests not run (SELFTEST_ARCHES=\"$SELFTEST_ARCHES\")"
 			continue
 		fi
@@ -82,7 +88,7 @@ for arch in $ARCHES; do
 		i=$((i + 1))
 		then=$(runs | tail -n +$((i + 1)) | awk -v v="$VARIANT" '{ printf "%sguest-%s-patched-%s-%s", (NR > 1 ? "," : ""), $1, v, $2 }')
 		args=${PBARGS:-}
-		if [ "$plan" = check ] && ! echo " $MIGRATE_ARCHES " | grep -q " $arch "; then
+		if [ "$plan" = check ] && ! in_list "$MIGRATE_ARCHES" "$arch"; then
 			args=migrate=0${args:+,$args}
 		fi
 		run "guest-$arch-patched-$VARIANT-$plan" "boot $i/$total, $arch $plan" "$then" \
