@@ -7,7 +7,7 @@ SHELL := /bin/bash
 B := build
 ARCHES ?= x86_64 arm64
 # make check boots riscv64 as well: the generic loops on a third encoding.
-# ARCHES=... on the command line sets both.
+# ARCHES=... on the command line sets all three lists below.
 # Its sparse and W=1 checks run on the two arches the series has code
 # for; make lint ARCHES=riscv64 checks riscv64 too (about 3 min more,
 # cold: the vanilla objects of another configured tree).  So does its
