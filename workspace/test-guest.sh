@@ -23,6 +23,10 @@ SELFTEST_ARCHES=${SELFTEST_ARCHES:-x86_64 arm64}
 # The migration batching is generic mm code, tested on both arches of the
 # series; riscv64's migration entries are in its KUnit suite.
 MIGRATE_ARCHES=${MIGRATE_ARCHES:-x86_64 arm64}
+# KERNEL_READY=ARCH:FILE:PID: the kernel of ARCH is being built beside
+# the boots (make check, workspace/check-steps.sh) by process PID, which
+# writes the build's exit code to FILE.  ARCH's boots wait for it.
+KERNEL_READY=${KERNEL_READY:-}
 LOGS=$BUILD/logs
 mkdir -p "$LOGS"
 
@@ -30,6 +34,26 @@ mkdir -p "$LOGS"
 in_list() {
 	case " $1 " in *" $2 "*) return 0 ;; esac
 	return 1
+}
+
+# kernel_ready ARCH: whether ARCH's kernel is there to boot (waits for
+# the build of KERNEL_READY).
+kernel_ready() {
+	local a f pid
+	[ -n "$KERNEL_READY" ] || return 0
+	IFS=: read -r a f pid <<<"$KERNEL_READY"
+	[ "$a" = "$1" ] || return 0
+	if [ ! -f "$f" ]; then
+		echo "guest: $1: waiting for its kernel, built beside the boots"
+		while [ ! -f "$f" ] && kill -0 "$pid" 2>/dev/null; do
+			sleep 5
+		done
+	fi
+	if [ "$(cat "$f" 2>/dev/null)" != 0 ]; then
+		echo "guest: $1: its kernel build failed or stopped ($(cat "$f" 2>/dev/null || echo no exit code))"
+		return 1
+	fi
+	echo "guest: $1: kernel built"
 }
 
 # One guest boot under workspace/progress.py: the plan's milestones as they
@@ -78,6 +102,10 @@ i=0
 for arch in $ARCHES; do
 	kernel=$BUILD/o/$arch-patched-$VARIANT/kernel.img
 	initrd=$BUILD/initramfs-$arch.cpio.gz
+	if ! kernel_ready "$arch"; then
+		rc=1
+		continue
+	fi
 	for plan in $PLANS; do
 		if [ "$plan" = selftests ] && ! in_list "$SELFTEST_ARCHES" "$arch"; then
 			echo "guest: $arch: mm selftests not run (SELFTEST_ARCHES=\"$SELFTEST_ARCHES\")"

@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-steps.sh: the steps of make check, in an order that keeps both
+# CPUs busy.
+#
+# A TCG guest keeps about 1.4 of the two CPUs busy (a selftests boot:
+# 802 s of CPU in 593 s), and the guest boots are half of a cold make
+# check.  So, once the kernels of the first arches are built, their boots
+# start, and beside them, at nice 19 so that the guests lose next to
+# nothing:
+#  1. the kernel of the last arch (riscv64 in make check), which its
+#     boot waits for (test-guest.sh's KERNEL_READY);
+#  2. then the host checks: lint, the userspace harness, the Coccinelle
+#     tests and the unit tests.  They come after that kernel because lint
+#     compiles objects in the test kernels' O= directories.
+# The quick bench runs once all that is done: its make patched looks at
+# the same O= directories.  The output of the work beside the boots is
+# printed after theirs, from build/progress/check-beside.out; any step
+# that fails still fails the run.
+#
+# Environment (from the Makefile): ARCHES, LINT_ARCHES, BENCH_ARCHES,
+# VARIANT, TIMEOUT; MAKE.
+set -uo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$REPO/build}
+ARCHES=${ARCHES:?arches}
+VARIANT=${VARIANT:-test}
+TIMEOUT=${TIMEOUT:-900}
+MAKE=${MAKE:-make}
+HOST_CHECKS=(lint test-harness test-cocci test-bench-unit)
+OUT=$BUILD/progress/check-beside.out
+READY=$BUILD/progress/check-beside.kernel-rc
+
+mk() { "$MAKE" -s -C "$REPO" "$@"; }
+
+if [ "${1:-}" = --beside ]; then
+	# The work beside the boots (run below, in its own session).
+	late=${2:-}
+	krc=0
+	if [ -n "$late" ]; then
+		mk patched ARCHES="$late"
+		krc=$?
+		echo $krc >"$READY"
+	fi
+	lint=()
+	[ -n "${LINT_ARCHES:-}" ] && lint=(LINT_ARCHES="$LINT_ARCHES")
+	mk -k "${HOST_CHECKS[@]}" "${lint[@]}" && [ $krc = 0 ]
+	exit $?
+fi
+
+# The last arch's kernel is built beside the boots of the others (with
+# one arch, nothing is).
+read -r -a arches <<<"$ARCHES"
+late=
+first=${arches[*]}
+if [ ${#arches[@]} -gt 1 ]; then
+	late=${arches[-1]}
+	first=${arches[*]:0:${#arches[@]}-1}
+fi
+
+rm -f "$READY" "$OUT"
+mk tree || exit 1
+mk patched ARCHES="$first" || exit 1
+mk initramfs ARCHES="$ARCHES" || exit 1
+
+echo "check: beside the guest boots, at nice 19:${late:+ the $late kernel, then} ${HOST_CHECKS[*]} ($OUT)"
+# setsid: a process group of its own, killed with it if make check stops.
+setsid -w nice -n 19 "$0" --beside "$late" >"$OUT" 2>&1 </dev/null &
+beside=$!
+trap 'kill -- -$beside 2>/dev/null' EXIT
+
+rc=0
+KERNEL_READY=${late:+$late:$READY:$beside} \
+	"$REPO/workspace/progress.py" run --key test-guest -- \
+	"$REPO/workspace/test-guest.sh" "${arches[*]}" "$VARIANT" "$TIMEOUT" || rc=1
+
+wait "$beside" || rc=1
+trap - EXIT
+echo "check: the work beside the boots:"
+cat "$OUT"
+
+"$REPO/workspace/progress.py" run --key bench-quick --label "bench QUICK=1 KERNELS=patched" -- \
+	"$MAKE" -s -C "$REPO" bench QUICK=1 BOOTS=1 VARIANT="$VARIANT" KERNELS=patched \
+	ARCHES="${BENCH_ARCHES:-$ARCHES}" || rc=1
+exit $rc
