@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Unit test of workspace/check-steps.sh and test-guest.sh's KERNEL_READY:
+# a copy of the two scripts in a scratch directory, with a make, a
+# progress.py and guest plans that only say what they were asked to do.
+#  - the last arch's kernel is built beside the boots, before the host
+#    checks, and its boots wait for it;
+#  - a failed build of that kernel skips its boots and fails the run;
+#  - a failed host check fails the run, and the boots still run;
+#  - with one arch nothing is built beside the boots;
+#  - stopping make check stops the work beside the boots.
+# The conditions are eval'ed (and read $rc) in expect().
+# shellcheck disable=SC2016,SC2034,SC2317
+set -uo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+T=$(mktemp -d "${TMPDIR:-/tmp}/pb-check-steps.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+fails=0
+
+mkdir -p "$T/workspace/guest/plans" "$T/build/progress"
+cp "$REPO/workspace/check-steps.sh" "$REPO/workspace/test-guest.sh" "$T/workspace/"
+cat >"$T/workspace/progress.py" <<'EOF'
+#!/bin/bash
+while [ "$1" != -- ]; do shift; done
+shift
+exec "$@"
+EOF
+# make: logs its goals in order; FAIL_GOAL makes one fail, SLOW_GOAL
+# makes one take 2 s.
+cat >"$T/make" <<'EOF'
+#!/bin/bash
+shift 3		# -s -C DIR
+echo "make $*" >>"$LOG"
+case " $* " in *" ${SLOW_GOAL:-none} "*) sleep 2 ;; esac
+case " $* " in *" ${FAIL_GOAL:-none} "*) exit 2 ;; esac
+echo "done $*" >>"$LOG"
+EOF
+# A guest boot: qemu-run.sh ARCH KERNEL INITRD PLAN LOG ...
+cat >"$T/workspace/qemu-run.sh" <<'EOF'
+#!/bin/bash
+echo "boot $1 $4" >>"$LOG"
+: >"$5"
+EOF
+printf '#!/bin/sh\n' >"$T/workspace/guest/plans/check"
+chmod +x "$T/make" "$T"/workspace/*.sh "$T/workspace/progress.py" "$T/workspace/guest/plans/check"
+
+# run NAME ARCHES [VAR=value...]: check-steps.sh's exit code in $rc, the
+# log of what it did in $T/NAME.log
+run() {
+	local name=$1 arches=$2
+	shift 2
+	export LOG=$T/$name.log
+	: >"$LOG"
+	env "$@" MAKE="$T/make" ARCHES="$arches" LINT_ARCHES="x86_64 arm64" \
+		PLANS=check KUNIT_SUITES='' VARIANT=bench \
+		"$T/workspace/check-steps.sh" >"$T/$name.out" 2>&1
+	rc=$?
+}
+
+expect() {	# name condition message
+	if eval "$2"; then
+		echo "ok: $1: $3"
+	else
+		echo "FAIL: $1: $3"
+		sed 's/^/    /' "$T/$1.log" "$T/$1.out"
+		fails=$((fails + 1))
+	fi
+}
+
+# line NAME PATTERN: the line number of the first line of NAME.log that
+# matches PATTERN (0: none)
+line() { grep -n -m1 -- "$2" "$T/$1.log" | cut -d: -f1 | grep . || echo 0; }
+
+run ok "x86_64 arm64 riscv64" SLOW_GOAL=ARCHES=riscv64
+expect ok '[ $rc = 0 ]' "passes"
+expect ok '[ "$(line ok "patched ARCHES=x86_64 arm64$")" -gt 0 ]' "x86_64 and arm64 built first"
+expect ok '[ "$(line ok "done patched ARCHES=riscv64$")" -gt "$(line ok "boot arm64 check")" ]' \
+	"riscv64 built beside the boots"
+expect ok '[ "$(line ok "boot riscv64 check")" -gt "$(line ok "done patched ARCHES=riscv64$")" ]' \
+	"riscv64 boots after its kernel is built"
+expect ok '[ "$(line ok "make -k lint test-harness test-cocci test-bench-unit LINT_ARCHES=x86_64 arm64")" -gt "$(line ok "done patched ARCHES=riscv64$")" ]' \
+	"host checks after the riscv64 kernel, with LINT_ARCHES"
+expect ok '[ "$(line ok "make bench QUICK=1")" -gt "$(line ok "done -k lint")" ]' "the quick bench last"
+expect ok 'grep -q "riscv64: waiting for its kernel" "$T/ok.out"' "the wait is reported"
+
+run kfail "x86_64 riscv64" FAIL_GOAL=ARCHES=riscv64
+expect kfail '[ $rc = 1 ]' "a failed kernel build fails the run"
+expect kfail '[ "$(line kfail "boot riscv64")" = 0 ]' "and its arch does not boot"
+expect kfail '[ "$(line kfail "make -k lint")" -gt 0 ]' "the host checks still run"
+
+run lfail "x86_64 arm64" FAIL_GOAL=lint
+expect lfail '[ $rc = 1 ]' "a failed host check fails the run"
+expect lfail '[ "$(line lfail "boot arm64 check")" -gt 0 ]' "the boots still run"
+
+run one "x86_64"
+expect one '[ $rc = 0 ]' "one arch passes"
+expect one '[ "$(grep -c "^make patched" "$T/one.log")" = 1 ]' "one arch: its kernel built once, first"
+
+export LOG=$T/stop.log
+: >"$LOG"
+SLOW_GOAL=ARCHES=riscv64 MAKE="$T/make" ARCHES="x86_64 riscv64" PLANS=check KUNIT_SUITES='' \
+	VARIANT=bench timeout -s TERM 1 "$T/workspace/check-steps.sh" >"$T/stop.out" 2>&1
+sleep 3
+expect stop '[ "$(line stop "make -k lint")" = 0 ]' "stopping make check stops the work beside the boots"
+
+[ $fails = 0 ] && echo "test_check_steps: all passed" && exit 0
+echo "test_check_steps: $fails failed"
+exit 1
