@@ -181,7 +181,7 @@ check: ## everything a submission must pass, then a summary per arch
 # only: the bench plan runs and its counters prove each run's path
 # (bench.py --check-counters); ratios against vanilla are make bench's.
 # workspace/check-steps.sh runs the host checks and the last arch's
-# kernel build beside the guest boots (nice 19).
+# kernel build beside the guest boots (SCHED_IDLE).
 check-steps:
 	@MAKE="$(MAKE)" ARCHES="$(ARCHES)" LINT_ARCHES="$(LINT_ARCHES)" \
 		BENCH_ARCHES="$(BENCH_ARCHES)" VARIANT=$(VARIANT) TIMEOUT=$(TIMEOUT) \
