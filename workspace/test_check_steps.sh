@@ -9,7 +9,8 @@
 #  - a failed build of that kernel skips its boots and fails the run;
 #  - a failed host check fails the run, and the boots still run;
 #  - with one arch nothing is built beside the boots;
-#  - stopping make check stops the work beside the boots.
+#  - stopping make check stops the work beside the boots;
+#  - the work beside the boots runs under SCHED_IDLE.
 # The conditions are eval'ed (and read $rc) in expect().
 # shellcheck disable=SC2016,SC2034,SC2317
 set -uo pipefail
@@ -33,6 +34,7 @@ cat >"$T/make" <<'EOF'
 #!/bin/bash
 shift 3		# -s -C DIR
 echo "make $*" >>"$LOG"
+echo "policy $(chrt -p $$ | grep -o 'SCHED_[A-Z]*' | head -1) $*" >>"$LOG"
 case " $* " in *" ${SLOW_GOAL:-none} "*) sleep 2 ;; esac
 case " $* " in *" ${FAIL_GOAL:-none} "*) exit 2 ;; esac
 echo "done $*" >>"$LOG"
@@ -84,6 +86,10 @@ expect ok '[ "$(line ok "make -k lint test-harness test-cocci test-bench-unit LI
 	"host checks after the riscv64 kernel, with LINT_ARCHES"
 expect ok '[ "$(line ok "make bench QUICK=1")" -gt "$(line ok "done -k lint")" ]' "the quick bench last"
 expect ok 'grep -q "riscv64: waiting for its kernel" "$T/ok.out"' "the wait is reported"
+expect ok 'grep -q "^policy SCHED_IDLE patched ARCHES=riscv64$" "$T/ok.log" &&
+	grep -q "^policy SCHED_IDLE -k lint" "$T/ok.log" &&
+	grep -q "^policy SCHED_OTHER patched ARCHES=x86_64 arm64$" "$T/ok.log"' \
+	"the work beside the boots runs under SCHED_IDLE, the rest does not"
 
 run kfail "x86_64 riscv64" FAIL_GOAL=ARCHES=riscv64
 expect kfail '[ $rc = 1 ]' "a failed kernel build fails the run"
