@@ -66,7 +66,7 @@ if [ ${#arches[@]} -gt 1 ]; then
 fi
 
 rm -f "$READY" "$OUT"
-mk tree || exit 1
+# (patched brings the tree up to date first, before anything runs beside.)
 mk patched ARCHES="$first" || exit 1
 mk initramfs ARCHES="$ARCHES" || exit 1
 

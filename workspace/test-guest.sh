@@ -39,7 +39,7 @@ in_list() {
 # kernel_ready ARCH: whether ARCH's kernel is there to boot (waits for
 # the build of KERNEL_READY).
 kernel_ready() {
-	local a f pid
+	local a f pid krc
 	[ -n "$KERNEL_READY" ] || return 0
 	IFS=: read -r a f pid <<<"$KERNEL_READY"
 	[ "$a" = "$1" ] || return 0
@@ -49,8 +49,9 @@ kernel_ready() {
 			sleep 5
 		done
 	fi
-	if [ "$(cat "$f" 2>/dev/null)" != 0 ]; then
-		echo "guest: $1: its kernel build failed or stopped ($(cat "$f" 2>/dev/null || echo no exit code))"
+	krc=$(cat "$f" 2>/dev/null) || krc="no exit code"
+	if [ "$krc" != 0 ]; then
+		echo "guest: $1: its kernel build failed or stopped ($krc)"
 		return 1
 	fi
 	echo "guest: $1: kernel built"
