@@ -31,7 +31,18 @@
 //# - every path through the body builds the value afresh;
 //# - the iterators and the values built in the body are parameters or
 //#   automatic locals whose address is never taken, and none of them is
-//#   used after the loop.
+//#   used after the loop.  A name counts as such a local only when no
+//#   declaration of it in the function is static or extern, and every use
+//#   of it in the function names a local (no global of the same name used
+//#   elsewhere in it, no second definition of the function under another
+//#   #ifdef branch); the address is an unsigned long, the index of a
+//#   counted loop an int or long at least, in every declaration;
+//# - no macro defined in the file names an iterator or a built value, and
+//#   none is passed to a macro-like call (an upper-case name other than
+//#   the WARN_ON/BUG_ON family, or a function-like macro of the file)
+//#   anywhere in the function: a macro may take its address or read it
+//#   where the script cannot see.  Function-like macros of headers with
+//#   lower-case names are taken to use their arguments as functions do.
 //# A loop writing the same swap entry into every PTE is not converted:
 //# set_softleaf_ptes() would advance its offset.  The VM_WARN_ON() of
 //# pte_none() goes away with the loop: set_softleaf_ptes() makes the same
@@ -80,8 +91,12 @@ bad = set()		# loops that must stay
 assigned = {}		# loop -> names it changes
 proven = set()		# loops whose target PTEs are proven none
 cleared = set()		# (loop, pointer) cleared right before the loop
-names = {}		# (file, function) -> {name: type} of params and locals
-hidden = set()		# (file, function, name): static or address taken
+names = {}		# (file, function) -> {name: types} of params and locals
+hidden = set()		# (file, function, name): static, extern or address taken
+uses = {}		# (file, function, name) -> positions of its uses
+local_uses = set()	# positions of uses that name an automatic local
+macro_args = {}		# (file, function) -> names passed to macro-like calls
+file_macros = {}	# file -> (function-like macro names, names in bodies)
 
 def key(p):
 	return (p[0].file, int(p[0].line), int(p[0].column))
@@ -93,25 +108,76 @@ def reject(p):
 	bad.add(key(p))
 
 def declare(p, x, t):
-	names.setdefault(fkey(p), {})[x] = t
+	# Blocks may declare the same name: every declaration is kept.
+	names.setdefault(fkey(p), {}).setdefault(x, set()).add(" ".join(t.split()))
 
 def hide(p, x):
 	hidden.add(fkey(p) + (x,))
 
+def macros(f):
+	# The function-like macros #defined in file f, and every identifier
+	# in the bodies of its macros.
+	if f not in file_macros:
+		fns, body = set(), set()
+		try:
+			text = open(f, errors="replace").read()
+		except OSError:
+			text = ""
+		text = re.sub(r"\\\n", " ", text)
+		for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\()?(.*)$",
+				     text, re.M):
+			if m.group(2):
+				fns.add(m.group(1))
+			body |= set(re.findall(r"[A-Za-z_]\w*", m.group(3)))
+		file_macros[f] = (fns, body)
+	return file_macros[f]
+
+# Assertions: they only read their arguments, or do not evaluate them.
+plain_macros = frozenset(["BUG_ON", "WARN_ON", "WARN_ON_ONCE", "VM_BUG_ON",
+			  "VM_BUG_ON_FOLIO", "VM_BUG_ON_MM", "VM_BUG_ON_PAGE",
+			  "VM_BUG_ON_VMA", "VM_WARN_ON", "VM_WARN_ON_FOLIO",
+			  "VM_WARN_ON_ONCE", "VM_WARN_ON_ONCE_FOLIO",
+			  "VM_WARN_ON_ONCE_PAGE", "VM_WARN_ON_ONCE_VMA",
+			  "VM_WARN_ON_VMA"])
+
+def macro_like(p, f):
+	if f in plain_macros:
+		return False
+	return re.fullmatch(r"[A-Z][A-Z0-9_]*", f) or f in macros(p[0].file)[0]
+
 def local(p, x):
-	# A parameter or an automatic local of the function of the loop, whose
-	# address is never taken: nothing outside the function sees it, and
-	# it is not a macro.
-	return x in names.get(fkey(p), {}) and fkey(p) + (x,) not in hidden
+	# A parameter or an automatic local of the function of the loop,
+	# whose address is never taken, and that every use of the name in the
+	# function names (not a global in another block): nothing outside the
+	# function sees it, and it is not a macro.
+	k = fkey(p) + (x,)
+	return (x in names.get(fkey(p), {}) and k not in hidden and
+		uses.get(k, set()) <= local_uses and
+		x not in macros(p[0].file)[1] and
+		x not in macro_args.get(fkey(p), set()))
+
+int_types = frozenset(["int", "signed int", "signed", "unsigned int",
+		       "unsigned", "long", "long int", "signed long",
+		       "unsigned long", "unsigned long int", "long long",
+		       "unsigned long long", "size_t", "ssize_t"])
+
+ulong = frozenset(["unsigned long", "unsigned long int"])
+
+def typed(p, x, types):
+	# Every declaration of the name has one of these types.
+	t = names.get(fkey(p), {}).get(x, set())
+	return bool(t) and t <= types
 
 def scalar(p, x):
-	t = names.get(fkey(p), {}).get(x, "*")
-	return "*" not in t and "[" not in t and not t.startswith(("struct",
-								    "union"))
+	return all("*" not in t and "[" not in t and
+		   not t.startswith(("struct", "union"))
+		   for t in names.get(fkey(p), {}).get(x, {"*"}))
 
 def count_ok(n):
+	# A literal up to 65536 fits any index type typed() accepts.
 	n = n.strip()
-	return n in counts or re.fullmatch(r"[1-9][0-9]*U?L?", n) is not None
+	m = re.fullmatch(r"([1-9][0-9]*)[UL]*", n)
+	return n in counts or (m is not None and int(m.group(1)) <= 65536)
 
 tokre = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9][A-Za-z0-9_]*|->|\+\+|--|"
 		   r"&&|\|\||<<=|>>=|<<|>>|[-+*/%&|^=!<>]=|\S")
@@ -319,7 +385,7 @@ x << param.x;
 T << param.T;
 @@
 
-names.setdefault((p[0].file, p[0].current_element), {})[x] = T
+declare(p, x, T)
 
 @decl@
 identifier x;
@@ -343,7 +409,7 @@ type T;
 position p;
 @@
 
-\(static T x@p; \| static T x@p = ...; \| &x@p\)
+\(static T x@p; \| static T x@p = ...; \| extern T x@p; \| &x@p\)
 
 @script:python@
 p << hid.p;
@@ -351,6 +417,55 @@ x << hid.x;
 @@
 
 hide(p, x)
+
+// Every use of a name, and those that name an automatic local (the
+// scope of each use, as the compiler resolves it).
+
+@use@
+idexpression x;
+position p;
+@@
+
+x@p
+
+@script:python@
+p << use.p;
+x << use.x;
+@@
+
+uses.setdefault(fkey(p) + (x,), set()).add(key(p))
+
+@local_use@
+local idexpression x;
+position p;
+@@
+
+x@p
+
+@script:python@
+p << local_use.p;
+@@
+
+local_uses.add(key(p))
+
+// Names passed to macro-like calls.
+
+@mcall@
+identifier f;
+expression list es;
+position p;
+@@
+
+f@p(es)
+
+@script:python@
+p << mcall.p;
+f << mcall.f;
+es << mcall.es;
+@@
+
+if macro_like(p, f):
+	macro_args.setdefault(fkey(p), set()).update(idents(str(es)))
 
 //----------------------------------------------------------
 //  Loops writing a constant marker
@@ -392,7 +507,7 @@ M << mloop.M;
 # The iterators belong to the function, the marker and the mm neither
 # depend on the loop nor have side effects.
 it = {ptep, addr, nr}
-if (not all(local(p, x) for x in it) or
+if (not all(local(p, x) for x in it) or not typed(p, addr, ulong) or
     not invariant(p, tokens(mm), it, fields=True) or
     not invariant(p, tokens(M), it, consts=marker_names)):
 	reject(p)
@@ -468,6 +583,7 @@ S << idx.S;
 
 # nr == 0 would write nothing here but is not allowed for the helper.
 if (not count_ok(N) or not local(p, i) or not local(p, addr) or
+    not typed(p, i, int_types) or not typed(p, addr, ulong) or
     not invariant(p, tokens(A), {i, addr})):
 	reject(p)
 else:
