@@ -11,9 +11,10 @@
 # (a vanilla run).
 #
 # ONLY="name ..." compares just those tests (a rerun of some of them).
-# DIFFER=FILE receives the names of the tests that differ, one per line,
-# and a line "!fail" for a difference a rerun cannot clear (a case that
-# fails where vanilla passes, a test missing or without a baseline).
+# DIFFER=FILE receives the names of the tests that differ or were cut
+# short by their time limit, one per line, and a line "!fail" for a
+# difference a rerun cannot clear (a case that fails where vanilla passes,
+# a test missing, not found or without a baseline).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,11 +30,19 @@ results() {	# log -> "name pass skip fail" and "FAIL name desc" lines
 }
 
 # A test cut short by its time limit (rc=137) or not found (rc=127) has
-# no result to record or compare.
+# no result to record or compare.  One cut short runs once more, alone:
+# under TCG a busy host can slow it past its limit (uffd-unit-tests needs
+# about 200 s of its 300 on x86_64); a cut that repeats fails.
 cut=$(sed -n 's/^PB-SELFTEST \([^ ]*\) .* rc=\(137\|127\) .*/\1 (rc=\2)/p' "$LOG")
+timed_out=$(sed -n 's/^PB-SELFTEST \([^ ]*\) .* rc=137 .*/\1/p' "$LOG")
+rc=0
 if [ -n "$cut" ]; then
+	# shellcheck disable=SC2086 # one line for all of them
 	echo "selftests: $ARCH: no complete result for:" $cut
-	exit 1
+	[ "${3:-}" = --record ] && exit 1
+	[ -n "$timed_out" ] && echo "$timed_out" >>"$DIFFER"
+	grep -q '^PB-SELFTEST [^ ]* .* rc=127 ' "$LOG" && echo "!fail" >>"$DIFFER"
+	rc=1
 fi
 
 if [ "${3:-}" = --record ]; then
@@ -48,11 +57,11 @@ if [ "${3:-}" = --record ]; then
 fi
 
 [ -f "$BASELINE" ] || { echo "selftests: no baseline ($BASELINE)"; exit 1; }
-rc=0
 n=0
 while read -r name pass skip fail; do
 	[ "$name" = FAIL ] && continue
 	n=$((n + 1))
+	grep -qx -- "$name" <<<"$timed_out" && continue
 	base=$(awk -v a="$ARCH" -v t="$name" '$1 == a && $2 == t { print $3, $4, $5 }' "$BASELINE")
 	if [ -z "$base" ]; then
 		echo "selftests: $ARCH $name: no baseline"; echo "!fail" >>"$DIFFER"
