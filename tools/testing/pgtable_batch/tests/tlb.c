@@ -5,7 +5,9 @@
  * series' callers replayed under it, each with the flush done at once
  * (flush_tlb_range(): invalidation and completion) and deferred as
  * reclaim does it (arch_tlbbatch_add_pending() now, arch_tlbbatch_flush()
- * later).
+ * later).  The callers' sequences are copies of mm/rmap.c and mm/migrate.c;
+ * check_sequences.py checks on the tree that the flushes they rely on are
+ * still where the copies put them.
  */
 
 /* A valid entry mapping table index @idx, as pb_map() maps it. */

@@ -1,0 +1,138 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check that KSRC's mm code still has the orders tests/tlb.c replays.
+
+The TLB model compiles the PTE helpers from the tree, but replays the
+callers' sequences (mm/rmap.c, mm/migrate.c) from copies written in
+tests/tlb.c.  Those replays pass only because of flushes that the kernel
+code must keep: this script checks, on the tree, that each still comes
+before the write it protects.  Comments are ignored.
+
+    check_sequences.py KSRC           check the tree
+    check_sequences.py --self-test KSRC   check that each rule fails on
+                                          the tree with its flush removed
+"""
+import re
+import sys
+
+# (file, function, call that must come first, call it must come before,
+#  what the replay assumes)
+ORDERS = [
+    ("mm/rmap.c", "ttu_restore_ptes", "flush_tlb_range(", "set_ptes(",
+     "a batch is restored only after a completed flush of its range "
+     "(tests/tlb.c: partial restore fixed, restore all fixed)"),
+    ("mm/migrate.c", "migrate_folio_undo_src", "try_to_unmap_flush(",
+     "remove_migration_ptes(",
+     "a failed migration is undone only after the deferred flush "
+     "(tests/tlb.c: migrate undo fixed)"),
+    ("mm/migrate.c", "migrate_pages_batch", "try_to_unmap_flush(",
+     "migrate_folios_move(",
+     "the new folios are mapped only after the deferred flush "
+     "(tests/tlb.c: migrate, two folios)"),
+]
+# (file, function that may, call): the only writer of present PTEs in
+# the file, so that every restore of a cleared batch takes its flush.
+ONLY = [
+    ("mm/rmap.c", "ttu_restore_ptes", "set_ptes("),
+]
+
+
+def strip_comments(text):
+    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"),
+                  text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def functions(text):
+    """Map the name of each function defined in text to its body."""
+    out = {}
+    for m in re.finditer(r"^[a-z][^;{}]*?\b(\w+)\([^;{}]*\)\s*\{", text,
+                         re.M):
+        end = re.compile(r"^\}", re.M).search(text, m.end())
+        if end:
+            out[m.group(1)] = text[m.end():end.start()]
+    return out
+
+
+def check(read):
+    """read(path) -> text.  Returns the list of broken rules."""
+    broken = []
+    cache = {}
+
+    def body(path, fn):
+        if path not in cache:
+            cache[path] = functions(strip_comments(read(path)))
+        return cache[path].get(fn)
+
+    for path, fn, first, then, why in ORDERS:
+        b = body(path, fn)
+        if b is None:
+            broken.append("%s: no function %s()" % (path, fn))
+            continue
+        i, j = b.find(first), b.find(then)
+        if j < 0:
+            broken.append("%s: %s() has no %s" % (path, fn, then))
+        elif i < 0 or i > j:
+            broken.append("%s: %s() calls %s without %s before it: %s"
+                          % (path, fn, then, first, why))
+    for path, fn, call in ONLY:
+        if path not in cache:
+            cache[path] = functions(strip_comments(read(path)))
+        for other, b in sorted(cache[path].items()):
+            if other != fn and call in b:
+                broken.append("%s: %s() calls %s; only %s() may, after "
+                              "its flush" % (path, other, call, fn))
+    return broken
+
+
+def self_test(ksrc):
+    """Each rule must fail on the tree with its flush taken out."""
+    def reader(path, drop=None):
+        text = open("%s/%s" % (ksrc, path)).read()
+        if drop and drop[0] == path:
+            text = drop[1](text)
+        return text
+
+    failures = 0
+    for path, fn, first, then, _ in ORDERS:
+        def remove(text, fn=fn, first=first):
+            m = re.search(r"^[a-z][^;{}]*?\b%s\([^;{}]*\)\s*\{" % fn, text,
+                          re.M)
+            end = re.compile(r"^\}", re.M).search(text, m.end())
+            b = text[m.end():end.start()]
+            b = re.sub(r"[^\n]*%s[^;]*;" % re.escape(first), "", b)
+            return text[:m.end()] + b + text[end.start():]
+        broken = check(lambda p: reader(p, (path, remove)))
+        ok = any(fn in x and first in x for x in broken)
+        print("%s: %s() without %s: %s" % ("ok" if ok else "FAIL", fn,
+                                           first, "caught" if ok else
+                                           "not caught"))
+        failures += not ok
+    for path, fn, call in ONLY:
+        def add(text, call=call):
+            return text.replace("{\n", "{\n\t%s0);\n" % call, 1)
+        # The first function of the file gets a call of its own.
+        broken = check(lambda p: reader(p, (path, add)))
+        ok = any("only %s()" % fn in x for x in broken)
+        print("%s: another function of %s calling %s: %s"
+              % ("ok" if ok else "FAIL", path, call,
+                 "caught" if ok else "not caught"))
+        failures += not ok
+    return failures
+
+
+def main():
+    args = sys.argv[1:]
+    if args[:1] == ["--self-test"]:
+        sys.exit(1 if self_test(args[1]) else 0)
+    ksrc = args[0]
+    broken = check(lambda p: open("%s/%s" % (ksrc, p)).read())
+    for b in broken:
+        print("check_sequences: %s" % b)
+    if broken:
+        sys.exit(1)
+    print("check_sequences: the orders that tests/tlb.c replays hold in "
+          "%s (%d rules)" % (ksrc, len(ORDERS) + len(ONLY)))
+
+
+main()
