@@ -6,13 +6,17 @@
 #
 # A TCG guest keeps about 1.4 of the two CPUs busy (a selftests boot:
 # 802 s of CPU in 593 s), and the guest boots are half of a cold make
-# check.  So, once the kernels of the first arches are built, their boots
-# start, and beside them, under SCHED_IDLE:
-#  1. the kernel of the last arch (riscv64 in make check), which its
-#     boot waits for (test-guest.sh's KERNEL_READY);
+# check.  So only the first arch's kernel is built before the boots (in
+# make check, x86_64's); its boots start, and beside them, under
+# SCHED_IDLE:
+#  1. the kernels of the other arches, in order (arm64, then riscv64);
+#     each arch's boots wait for its kernel (test-guest.sh's
+#     KERNEL_READY).  The first arch's boots keep about 0.6 CPU free,
+#     which does most of the next kernel; once they end, that build has
+#     both CPUs until its boots can start;
 #  2. then the host checks: lint, the userspace harness, the Coccinelle
-#     tests and the unit tests.  They come after that kernel because lint
-#     compiles objects in the test kernels' O= directories.
+#     tests and the unit tests.  They come after the kernels because
+#     lint compiles objects in the test kernels' O= directories.
 # SCHED_IDLE, not only nice 19: a vCPU thread that wakes preempts a
 # SCHED_IDLE task at once, and a CPU that runs only such tasks counts as
 # idle when the woken thread is placed.  At nice 19 beside a kernel
@@ -40,32 +44,34 @@ READY=$BUILD/progress/check-beside.kernel-rc
 
 mk() { "$MAKE" -s -C "$REPO" "$@"; }
 
+# ready ARCH: the file the build of ARCH's kernel beside the boots
+# writes its exit code to.
+ready() { echo "$READY.$1"; }
+
 if [ "${1:-}" = --beside ]; then
-	# The work beside the boots (run below, in its own session).
-	late=${2:-}
+	# The work beside the boots (run below, in its own session): the
+	# kernels of the arches given, then the host checks.
+	shift
 	krc=0
-	if [ -n "$late" ]; then
-		mk patched ARCHES="$late"
-		krc=$?
-		echo $krc >"$READY"
-	fi
+	for a in "$@"; do
+		mk patched ARCHES="$a"
+		r=$?
+		echo $r >"$(ready "$a")"
+		[ $r = 0 ] || krc=$r
+	done
 	lint=()
 	[ -n "${LINT_ARCHES:-}" ] && lint=(LINT_ARCHES="$LINT_ARCHES")
 	mk -k "${HOST_CHECKS[@]}" "${lint[@]}" && [ $krc = 0 ]
 	exit $?
 fi
 
-# The last arch's kernel is built beside the boots of the others (with
-# one arch, nothing is).
+# The kernels of all arches but the first are built beside the boots
+# (with one arch, nothing is).
 read -r -a arches <<<"$ARCHES"
-late=
-first=${arches[*]}
-if [ ${#arches[@]} -gt 1 ]; then
-	late=${arches[-1]}
-	first=${arches[*]:0:${#arches[@]}-1}
-fi
+first=${arches[0]}
+late=("${arches[@]:1}")
 
-rm -f "$READY" "$OUT"
+rm -f "$READY".* "$OUT"
 # (patched brings the tree up to date first, before anything runs beside.)
 mk patched ARCHES="$first" || exit 1
 mk initramfs ARCHES="$ARCHES" || exit 1
@@ -77,14 +83,16 @@ if ! chrt --idle 0 true 2>/dev/null; then
 	idle=()
 	how="at nice 19 (no SCHED_IDLE here)"
 fi
-echo "check: beside the guest boots, $how:${late:+ the $late kernel, then} ${HOST_CHECKS[*]} ($OUT)"
+echo "check: beside the guest boots, $how:${late[*]:+ the ${late[*]} kernels, then} ${HOST_CHECKS[*]} ($OUT)"
 # setsid: a process group of its own, killed with it if make check stops.
-setsid -w "${idle[@]}" nice -n 19 "$0" --beside "$late" >"$OUT" 2>&1 </dev/null &
+setsid -w "${idle[@]}" nice -n 19 "$0" --beside "${late[@]}" >"$OUT" 2>&1 </dev/null &
 beside=$!
 trap 'kill -- -$beside 2>/dev/null' EXIT
 
+kready=
+for a in "${late[@]}"; do kready="$kready${kready:+ }$a:$(ready "$a"):$beside"; done
 rc=0
-KERNEL_READY=${late:+$late:$READY:$beside} \
+KERNEL_READY=$kready \
 	"$REPO/workspace/progress.py" run --key test-guest -- \
 	"$REPO/workspace/test-guest.sh" "${arches[*]}" "$VARIANT" "$TIMEOUT" || rc=1
 

@@ -23,9 +23,10 @@ SELFTEST_ARCHES=${SELFTEST_ARCHES:-x86_64 arm64}
 # The migration batching is generic mm code, tested on both arches of the
 # series; riscv64's migration entries are in its KUnit suite.
 MIGRATE_ARCHES=${MIGRATE_ARCHES:-x86_64 arm64}
-# KERNEL_READY=ARCH:FILE:PID: the kernel of ARCH is being built beside
-# the boots (make check, workspace/check-steps.sh) by process PID, which
-# writes the build's exit code to FILE.  ARCH's boots wait for it.
+# KERNEL_READY="ARCH:FILE:PID ...": the kernel of each ARCH is being
+# built beside the boots (make check, workspace/check-steps.sh) by
+# process PID, which writes the build's exit code to FILE.  ARCH's boots
+# wait for it.
 KERNEL_READY=${KERNEL_READY:-}
 LOGS=$BUILD/logs
 mkdir -p "$LOGS"
@@ -39,10 +40,13 @@ in_list() {
 # kernel_ready ARCH: whether ARCH's kernel is there to boot (waits for
 # the build of KERNEL_READY).
 kernel_ready() {
-	local a f pid krc
-	[ -n "$KERNEL_READY" ] || return 0
-	IFS=: read -r a f pid <<<"$KERNEL_READY"
-	[ "$a" = "$1" ] || return 0
+	local e a='' f pid krc
+	for e in $KERNEL_READY; do
+		IFS=: read -r a f pid <<<"$e"
+		[ "$a" = "$1" ] && break
+		a=
+	done
+	[ -n "$a" ] || return 0
 	if [ ! -f "$f" ]; then
 		echo "guest: $1: waiting for its kernel, built beside the boots"
 		while [ ! -f "$f" ] && kill -0 "$pid" 2>/dev/null; do
