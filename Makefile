@@ -23,7 +23,7 @@ CHECK_BENCH_ARCHES ?= x86_64 arm64
 endif
 VARIANT ?= test
 TREE ?= $(B)/tree
-TIMEOUT ?= 900
+TIMEOUT ?= 1200
 QUICK ?=
 FUNC ?= try_to_unmap_one
 W := workspace
@@ -39,7 +39,7 @@ variables (default):
   CHECK_BENCH_ARCHES="x86_64 arm64"    the arches of make check's quick benchmark
   VARIANT=test              test (debug options, KUnit) or bench (none)
   TREE=build/tree           the patched tree
-  TIMEOUT=900               seconds per guest boot (bench: 2400)
+  TIMEOUT=1200              seconds per guest boot (bench: 2400)
   PBARGS=key=val,...        passed to the guest plans
   SELFTEST_ARCHES="x86_64 arm64"  test-guest: the arches that run the mm selftests
   MIGRATE_ARCHES="x86_64 arm64"   test-guest: the arches whose check plan runs pb_migrate

@@ -12,7 +12,7 @@ set -uo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$REPO/build}
-ARCHES=${1:?arches}; VARIANT=${2:-test}; TIMEOUT=${3:-900}
+ARCHES=${1:?arches}; VARIANT=${2:-test}; TIMEOUT=${3:-1200}
 KUNIT_SUITES=${KUNIT_SUITES:-pgtable_batch}
 PLANS=${PLANS:-check selftests}
 # The mm selftests boot: about 6 min on x86_64 and 8 min on arm64
