@@ -4,11 +4,11 @@
 # Unit test of workspace/check-steps.sh and test-guest.sh's KERNEL_READY:
 # a copy of the two scripts in a scratch directory, with a make, a
 # progress.py and guest plans that only say what they were asked to do.
-#  - only the first arch's kernel is built before the boots; the others'
-#    are built beside them, in order, before the host checks, and each
-#    arch's boots wait for its kernel;
-#  - a failed build of one of those kernels skips its boots only and
-#    fails the run;
+#  - the last arch's kernel is built beside the boots, before the host
+#    checks, and its boots wait for it;
+#  - a failed build of that kernel skips its boots and fails the run;
+#  - every arch's check boot comes before the selftests boots, and each
+#    arch's selftests are compared right after its boot;
 #  - a failed host check fails the run, and the boots still run;
 #  - with one arch nothing is built beside the boots;
 #  - stopping make check stops the work beside the boots;
@@ -47,8 +47,14 @@ cat >"$T/workspace/qemu-run.sh" <<'EOF'
 echo "boot $1 $4" >>"$LOG"
 : >"$5"
 EOF
+cat >"$T/workspace/selftests-compare.sh" <<'EOF'
+#!/bin/bash
+echo "compare $1" >>"$LOG"
+EOF
 printf '#!/bin/sh\n' >"$T/workspace/guest/plans/check"
-chmod +x "$T/make" "$T"/workspace/*.sh "$T/workspace/progress.py" "$T/workspace/guest/plans/check"
+cp "$T/workspace/guest/plans/check" "$T/workspace/guest/plans/selftests"
+printf 'x86_64 cow 1 0 0\narm64 cow 1 0 0\n' >"$T/workspace/guest/selftests.baseline"
+chmod +x "$T/make" "$T"/workspace/*.sh "$T/workspace/progress.py" "$T"/workspace/guest/plans/*
 
 # make check runs this test beside the guest boots, under SCHED_IDLE,
 # and a child inherits its policy.  The scenarios run under SCHED_OTHER
@@ -66,8 +72,8 @@ run() {
 	shift 2
 	export LOG=$T/$name.log
 	: >"$LOG"
-	"${other[@]}" env "$@" MAKE="$T/make" ARCHES="$arches" LINT_ARCHES="x86_64 arm64" \
-		PLANS=check KUNIT_SUITES='' VARIANT=bench \
+	"${other[@]}" env MAKE="$T/make" ARCHES="$arches" LINT_ARCHES="x86_64 arm64" \
+		PLANS=check KUNIT_SUITES='' VARIANT=bench "$@" \
 		"$T/workspace/check-steps.sh" >"$T/$name.out" 2>&1
 	rc=$?
 }
@@ -86,30 +92,24 @@ expect() {	# name condition message
 # matches PATTERN (0: none)
 line() { grep -n -m1 -- "$2" "$T/$1.log" | cut -d: -f1 | grep . || echo 0; }
 
-run ok "x86_64 arm64 riscv64" SLOW_GOAL=ARCHES=arm64
+run ok "x86_64 arm64 riscv64" SLOW_GOAL=ARCHES=riscv64
 expect ok '[ $rc = 0 ]' "passes"
-expect ok '[ "$(line ok "^make patched ARCHES=x86_64$")" = 1 ] &&
-	[ "$(line ok "make patched ARCHES=arm64$")" -gt "$(line ok "done initramfs")" ]' \
-	"only x86_64 built before the boots"
-expect ok '[ "$(line ok "done patched ARCHES=arm64$")" -gt "$(line ok "boot x86_64 check")" ]' \
-	"arm64 built beside the boots"
-expect ok '[ "$(line ok "boot arm64 check")" -gt "$(line ok "done patched ARCHES=arm64$")" ]' \
-	"arm64 boots after its kernel is built"
-expect ok '[ "$(line ok "make patched ARCHES=riscv64$")" -gt "$(line ok "done patched ARCHES=arm64$")" ] &&
-	[ "$(line ok "boot riscv64 check")" -gt "$(line ok "done patched ARCHES=riscv64$")" ]' \
-	"riscv64 built after arm64, and boots after its kernel is built"
+expect ok '[ "$(line ok "patched ARCHES=x86_64 arm64$")" -gt 0 ]' "x86_64 and arm64 built first"
+expect ok '[ "$(line ok "done patched ARCHES=riscv64$")" -gt "$(line ok "boot arm64 check")" ]' \
+	"riscv64 built beside the boots"
+expect ok '[ "$(line ok "boot riscv64 check")" -gt "$(line ok "done patched ARCHES=riscv64$")" ]' \
+	"riscv64 boots after its kernel is built"
 expect ok '[ "$(line ok "make -k lint test-harness test-cocci test-bench-unit LINT_ARCHES=x86_64 arm64")" -gt "$(line ok "done patched ARCHES=riscv64$")" ]' \
-	"host checks after the last kernel, with LINT_ARCHES"
+	"host checks after the riscv64 kernel, with LINT_ARCHES"
 expect ok '[ "$(line ok "make bench QUICK=1")" -gt "$(line ok "done -k lint")" ]' "the quick bench last"
-expect ok 'grep -q "arm64: waiting for its kernel" "$T/ok.out"' "the wait is reported"
-expect ok 'grep -q "^policy SCHED_IDLE patched ARCHES=arm64$" "$T/ok.log" &&
-	grep -q "^policy SCHED_IDLE patched ARCHES=riscv64$" "$T/ok.log" &&
+expect ok 'grep -q "riscv64: waiting for its kernel" "$T/ok.out"' "the wait is reported"
+expect ok 'grep -q "^policy SCHED_IDLE patched ARCHES=riscv64$" "$T/ok.log" &&
 	grep -q "^policy SCHED_IDLE -k lint" "$T/ok.log"' \
 	"the work beside the boots runs under SCHED_IDLE"
 if [ "$base" = SCHED_IDLE ]; then
 	echo "skip: ok: the rest under its caller's policy: this test runs under SCHED_IDLE and may not leave it"
 else
-	expect ok 'grep -q "^policy $base patched ARCHES=x86_64$" "$T/ok.log" &&
+	expect ok 'grep -q "^policy $base patched ARCHES=x86_64 arm64$" "$T/ok.log" &&
 		grep -q "^policy $base bench QUICK=1" "$T/ok.log"' \
 		"the rest runs under its caller's policy ($base)"
 fi
@@ -119,10 +119,10 @@ expect kfail '[ $rc = 1 ]' "a failed kernel build fails the run"
 expect kfail '[ "$(line kfail "boot riscv64")" = 0 ]' "and its arch does not boot"
 expect kfail '[ "$(line kfail "make -k lint")" -gt 0 ]' "the host checks still run"
 
-run kfail2 "x86_64 arm64 riscv64" FAIL_GOAL=ARCHES=arm64
-expect kfail2 '[ $rc = 1 ]' "a failed kernel build of a middle arch fails the run"
-expect kfail2 '[ "$(line kfail2 "boot arm64")" = 0 ]' "and its arch does not boot"
-expect kfail2 '[ "$(line kfail2 "boot riscv64 check")" -gt 0 ]' "the next arch is built and boots"
+run order "x86_64 arm64 riscv64" PLANS="check selftests" SELFTEST_ARCHES="x86_64 arm64"
+expect order '[ $rc = 0 ]' "passes with the selftests"
+expect order '[ "$(grep "^boot\|^compare" "$T/order.log" | tr "\n" ,)" = "boot x86_64 check,boot arm64 check,boot riscv64 check,boot x86_64 selftests,compare x86_64,boot arm64 selftests,compare arm64," ]' \
+	"every check boot first, then each selftests boot and its comparison"
 
 run lfail "x86_64 arm64" FAIL_GOAL=lint
 expect lfail '[ $rc = 1 ]' "a failed host check fails the run"
