@@ -181,9 +181,9 @@ check: ## everything a submission must pass, then a summary per arch
 # and the benchmark's smoke run, which boots the patched test kernels
 # only: the bench plan runs and its counters prove each run's path
 # (bench.py --check-counters); ratios against vanilla are make bench's.
-# workspace/check-steps.sh orders them: the first arch's kernel, then
-# its boots, with the other arches' kernels and the host checks beside
-# the guest boots (SCHED_IDLE), the smoke run last.
+# workspace/check-steps.sh orders them: the host checks and the last
+# arch's kernel build run beside the check boots (SCHED_IDLE), the
+# selftests boots after them, the smoke run last.
 check-steps:
 	@MAKE="$(MAKE)" ARCHES="$(ARCHES)" LINT_ARCHES="$(LINT_ARCHES)" \
 		BENCH_ARCHES="$(BENCH_ARCHES)" VARIANT=$(VARIANT) TIMEOUT=$(TIMEOUT) \

@@ -8,16 +8,13 @@
 # 802 s of CPU in 593 s), and the guest boots are half of a cold make
 # check.  So, once the kernels of the first arches are built, their boots
 # start (test-guest.sh: every arch's check boot, then the selftests
-# boots), and beside them, under SCHED_IDLE:
+# boots, which a build beside them slows far more), and beside them,
+# under SCHED_IDLE:
 #  1. the kernel of the last arch (riscv64 in make check), which its
 #     boots wait for (test-guest.sh's KERNEL_READY);
 #  2. then the host checks: lint, the userspace harness, the Coccinelle
 #     tests and the unit tests.  They come after that kernel because lint
 #     compiles objects in the test kernels' O= directories.
-# Building the arm64 kernel beside the x86_64 boots instead (one kernel
-# before the boots) was tried: the x86_64 selftests boot beside it took
-# 14:25 instead of 8:27 (uffd-unit-tests 396 s against 170 s alone), as
-# much as the earlier start of the boots saved.
 # SCHED_IDLE, not only nice 19: a vCPU thread that wakes preempts a
 # SCHED_IDLE task at once, and a CPU that runs only such tasks counts as
 # idle when the woken thread is placed.  At nice 19 beside a kernel
@@ -45,38 +42,32 @@ READY=$BUILD/progress/check-beside.kernel-rc
 
 mk() { "$MAKE" -s -C "$REPO" "$@"; }
 
-# ready ARCH: the file the build of ARCH's kernel beside the boots
-# writes its exit code to.
-ready() { echo "$READY.$1"; }
-
 if [ "${1:-}" = --beside ]; then
-	# The work beside the boots (run below, in its own session): the
-	# kernels of the arches given, then the host checks.
-	shift
+	# The work beside the boots (run below, in its own session).
+	late=${2:-}
 	krc=0
-	for a in "$@"; do
-		mk patched ARCHES="$a"
-		r=$?
-		echo $r >"$(ready "$a")"
-		[ $r = 0 ] || krc=$r
-	done
+	if [ -n "$late" ]; then
+		mk patched ARCHES="$late"
+		krc=$?
+		echo $krc >"$READY"
+	fi
 	lint=()
 	[ -n "${LINT_ARCHES:-}" ] && lint=(LINT_ARCHES="$LINT_ARCHES")
 	mk -k "${HOST_CHECKS[@]}" "${lint[@]}" && [ $krc = 0 ]
 	exit $?
 fi
 
-# The last arch's kernel is built beside the boots (with one arch,
-# nothing is).
+# The last arch's kernel is built beside the boots of the others (with
+# one arch, nothing is).
 read -r -a arches <<<"$ARCHES"
+late=
 first=${arches[*]}
-late=()
 if [ ${#arches[@]} -gt 1 ]; then
+	late=${arches[-1]}
 	first=${arches[*]:0:${#arches[@]}-1}
-	late=("${arches[-1]}")
 fi
 
-rm -f "$READY".* "$OUT"
+rm -f "$READY" "$OUT"
 # (patched brings the tree up to date first, before anything runs beside.)
 mk patched ARCHES="$first" || exit 1
 mk initramfs ARCHES="$ARCHES" || exit 1
@@ -88,16 +79,14 @@ if ! chrt --idle 0 true 2>/dev/null; then
 	idle=()
 	how="at nice 19 (no SCHED_IDLE here)"
 fi
-echo "check: beside the guest boots, $how:${late[*]:+ the ${late[*]} kernels, then} ${HOST_CHECKS[*]} ($OUT)"
+echo "check: beside the guest boots, $how:${late:+ the $late kernel, then} ${HOST_CHECKS[*]} ($OUT)"
 # setsid: a process group of its own, killed with it if make check stops.
-setsid -w "${idle[@]}" nice -n 19 "$0" --beside "${late[@]}" >"$OUT" 2>&1 </dev/null &
+setsid -w "${idle[@]}" nice -n 19 "$0" --beside "$late" >"$OUT" 2>&1 </dev/null &
 beside=$!
 trap 'kill -- -$beside 2>/dev/null' EXIT
 
-kready=
-for a in "${late[@]}"; do kready="$kready${kready:+ }$a:$(ready "$a"):$beside"; done
 rc=0
-KERNEL_READY=$kready \
+KERNEL_READY=${late:+$late:$READY:$beside} \
 	"$REPO/workspace/progress.py" run --key test-guest -- \
 	"$REPO/workspace/test-guest.sh" "${arches[*]}" "$VARIANT" "$TIMEOUT" || rc=1
 
