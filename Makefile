@@ -1,29 +1,35 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # pgtable_batch workspace.  `make bench` and `make check` are the two
-# entry points; both install what they need first.  See README.md.
+# entry points; both install what they need first (so does make
+# check-full, the full tier).  See README.md.
 
 SHELL := /bin/bash
 B := build
 ARCHES ?= x86_64 arm64
-# make check boots riscv64 as well: the generic loops on a third encoding.
-# ARCHES=... on the command line sets all three lists below.
-# Its sparse and W=1 checks run on the two arches the series has code
+# Two tiers of checks.  make check, the gate (CI's, and what every
+# submission passes), boots x86_64 and arm64 once each; make check-full
+# boots riscv64 as well (the generic loops on a third encoding) and the
+# mm selftests.  ARCHES=... on the command line sets all the lists below.
+# Their sparse and W=1 checks run on the two arches the series has code
 # for; make lint ARCHES=riscv64 checks riscv64 too (about 3 min more,
-# cold: the vanilla objects of another configured tree).  So does its
+# cold: the vanilla objects of another configured tree).  So does their
 # quick benchmark (make bench ARCHES=riscv64 measures riscv64).
 ifeq ($(origin ARCHES),command line)
 CHECK_ARCHES := $(ARCHES)
+FULL_ARCHES := $(ARCHES)
 CHECK_LINT_ARCHES := $(ARCHES)
 CHECK_BENCH_ARCHES := $(ARCHES)
 else
-CHECK_ARCHES ?= x86_64 arm64 riscv64
+CHECK_ARCHES ?= x86_64 arm64
+FULL_ARCHES ?= x86_64 arm64 riscv64
 CHECK_LINT_ARCHES ?= x86_64 arm64
 CHECK_BENCH_ARCHES ?= x86_64 arm64
 endif
 VARIANT ?= test
 TREE ?= $(B)/tree
-TIMEOUT ?= 1200
+# Empty: each boot's limit is its plan's in workspace/limits.sh.
+TIMEOUT ?=
 QUICK ?=
 FUNC ?= try_to_unmap_one
 W := workspace
@@ -34,12 +40,13 @@ STEP := $(W)/progress.py run
 define HELP_VARS
 variables (default):
   ARCHES="x86_64 arm64"     the arches to build, boot and benchmark
-  CHECK_ARCHES="x86_64 arm64 riscv64"  the arches of make check
-  CHECK_LINT_ARCHES="x86_64 arm64"     the arches of make check's sparse and W=1
-  CHECK_BENCH_ARCHES="x86_64 arm64"    the arches of make check's quick benchmark
+  CHECK_ARCHES="x86_64 arm64"          the arches of make check (the gate)
+  FULL_ARCHES="x86_64 arm64 riscv64"   the arches of make check-full
+  CHECK_LINT_ARCHES="x86_64 arm64"     the arches of both tiers' sparse and W=1
+  CHECK_BENCH_ARCHES="x86_64 arm64"    the arches of both tiers' quick benchmark
   VARIANT=test              test (debug options, KUnit) or bench (none)
   TREE=build/tree           the patched tree
-  TIMEOUT=1200              seconds per guest boot (bench: 2400)
+  TIMEOUT=N                 seconds per guest boot (default: workspace/limits.sh)
   PBARGS=key=val,...        passed to the guest plans
   SELFTEST_ARCHES="x86_64 arm64"  test-guest: the arches that run the mm selftests
   MIGRATE_ARCHES="x86_64 arm64"   test-guest: the arches whose check plan runs pb_migrate
@@ -54,7 +61,7 @@ variables (default):
 endef
 export HELP_VARS
 
-.PHONY: all deps base tree series refresh kernels vanilla patched \
+.PHONY: all deps base tree series refresh kernels vanilla patched check-full \
 	guest-bin initramfs test-harness test-cocci test-bench-unit \
 	test-guest lint bench check bisect-check clean help selftests-baseline \
 	verify-unmap test-lpa2 profile
@@ -165,16 +172,26 @@ profile: deps ## instructions per function of FUNC's calls, vanilla vs patched (
 bench: deps ## vanilla against patched, the seed benchmarks (QUICK=1: a smoke run)
 	@$(W)/bench.sh $(if $(QUICK),--quick)
 
-.PHONY: check-steps summary
+.PHONY: check-steps summary summary-full
 
-# make check runs its steps in a sub-make, then prints the summary of what
-# they measured (workspace/summary.py), whether they passed or not.
-check: ## everything a submission must pass, then a summary per arch
+# make check and make check-full run their steps in a sub-make, then
+# print the summary of what they measured (workspace/summary.py), whether
+# they passed or not.  README.md, "What make check runs", says what each
+# tier runs and what covers the full tier's steps in the gate.
+check: ## the gate (CI): host checks, one debug boot per arch, quick bench
 	@mkdir -p $(B)/progress && date +%s >$(B)/progress/check.start
-	@rc=0; $(MAKE) -s check-steps ARCHES="$(CHECK_ARCHES)" LINT_ARCHES="$(CHECK_LINT_ARCHES)" \
-		BENCH_ARCHES="$(CHECK_BENCH_ARCHES)" || rc=$$?; \
-	$(W)/summary.py --arches "$(CHECK_ARCHES)" --variant $(VARIANT); \
+	@rc=0; $(MAKE) -s check-steps TIER=gate ARCHES="$(CHECK_ARCHES)" \
+		LINT_ARCHES="$(CHECK_LINT_ARCHES)" BENCH_ARCHES="$(CHECK_BENCH_ARCHES)" || rc=$$?; \
+	$(W)/summary.py --tier gate --arches "$(CHECK_ARCHES)" --variant $(VARIANT); \
 	if [ $$rc = 0 ]; then echo "check: all passed"; else echo "check: FAILED"; fi; \
+	exit $$rc
+
+check-full: ## the full tier: the gate's steps whole, riscv64, mm selftests vs vanilla
+	@mkdir -p $(B)/progress && date +%s >$(B)/progress/check.start
+	@rc=0; $(MAKE) -s check-steps TIER=full ARCHES="$(FULL_ARCHES)" \
+		LINT_ARCHES="$(CHECK_LINT_ARCHES)" BENCH_ARCHES="$(CHECK_BENCH_ARCHES)" || rc=$$?; \
+	$(W)/summary.py --tier full --arches "$(FULL_ARCHES)" --variant $(VARIANT); \
+	if [ $$rc = 0 ]; then echo "check-full: all passed"; else echo "check-full: FAILED"; fi; \
 	exit $$rc
 
 # The steps: lint, test-harness, test-cocci, test-bench-unit, test-guest,
@@ -183,14 +200,17 @@ check: ## everything a submission must pass, then a summary per arch
 # (bench.py --check-counters); ratios against vanilla are make bench's.
 # workspace/check-steps.sh orders them: the host checks and the last
 # arch's kernel build run beside the check boots (SCHED_IDLE), the
-# selftests boots after them, the smoke run last.
+# selftests boots (check-full) after them, then the smoke run.
 check-steps:
-	@MAKE="$(MAKE)" ARCHES="$(ARCHES)" LINT_ARCHES="$(LINT_ARCHES)" \
+	@MAKE="$(MAKE)" TIER=$(TIER) ARCHES="$(ARCHES)" LINT_ARCHES="$(LINT_ARCHES)" \
 		BENCH_ARCHES="$(BENCH_ARCHES)" VARIANT=$(VARIANT) TIMEOUT=$(TIMEOUT) \
 		$(W)/check-steps.sh
 
 summary: ## the summary of the last make check again
-	@$(W)/summary.py --arches "$(CHECK_ARCHES)" --variant $(VARIANT)
+	@$(W)/summary.py --tier gate --arches "$(CHECK_ARCHES)" --variant $(VARIANT)
+
+summary-full: ## the summary of the last make check-full again
+	@$(W)/summary.py --tier full --arches "$(FULL_ARCHES)" --variant $(VARIANT)
 
 clean: ## remove the kernels, tree, logs and bench results
 	rm -rf $(B)/o $(B)/tree $(B)/series $(B)/guest-bin $(B)/selftests $(B)/logs $(B)/bench

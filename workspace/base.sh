@@ -6,11 +6,16 @@
 # foreign-architecture guest userspace (busybox-static:arm64) and build
 # sparse from Debian sid's source package (bookworm's 0.6.4 is too old for
 # 7.3 and kbuild would silently check nothing).
+#
+# The downloaded packages are kept where the user keeps caches
+# ($PB_CACHE, default ${XDG_CACHE_HOME:-~/.cache}/pgtable_batch/dl), not
+# under build/: a clean clone or make clean downloads nothing again.
 set -euo pipefail
 
 BUILD=${BUILD:-build}
 BUILD=$(realpath -m "$BUILD")
-DL=$BUILD/dl
+PB_CACHE=${PB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pgtable_batch}
+DL=$PB_CACHE/dl
 BASE=$BUILD/base
 mkdir -p "$DL"
 
@@ -107,7 +112,12 @@ SP=$BUILD/sparse
 if [ ! -x "$SP/bin/sparse" ]; then
 	msg "building sparse from Debian sid's source package"
 	rm -rf "$SP" && mkdir -p "$SP/src"
-	(cd "$SP/src" && apt-get source -qq --download-only sparse >/dev/null)
+	if ! ls "$DL"/sparse-src/sparse_*.dsc >/dev/null 2>&1; then
+		rm -rf "$DL/sparse-src.tmp" && mkdir -p "$DL/sparse-src.tmp"
+		(cd "$DL/sparse-src.tmp" && apt-get source -qq --download-only sparse >/dev/null)
+		rm -rf "$DL/sparse-src" && mv "$DL/sparse-src.tmp" "$DL/sparse-src"
+	fi
+	cp "$DL"/sparse-src/* "$SP/src/"
 	tarball=$(ls "$SP"/src/sparse_*.orig.tar.* | head -1)
 	tar -xf "$tarball" -C "$SP/src"
 	srcdir=$(find "$SP/src" -mindepth 1 -maxdepth 1 -type d | head -1)

@@ -1,8 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-steps.sh: the steps of make check, in an order that keeps both
-# CPUs busy.
+# check-steps.sh: the steps of make check (TIER=gate) and make check-full
+# (TIER=full), in an order that keeps both CPUs busy.
+#
+# The tiers differ in what they boot: the gate boots each arch's check
+# plan on its gate sizes (test-guest.sh, plans/check); the full tier the
+# whole check plan, then the mm selftests boots, compared with vanilla.
+# Everything else is the same steps.
 #
 # A TCG guest keeps about 1.4 of the two CPUs busy (a selftests boot:
 # 802 s of CPU in 593 s), and the guest boots are half of a cold make
@@ -21,20 +26,30 @@
 # build, the x86_64 selftests boot took 12:13 instead of 9:52 and
 # uffd-unit-tests was killed at its 300 s limit; under SCHED_IDLE the
 # boot took 9:13 (uffd-unit-tests 195 s) while the build went on.
-# The quick bench runs once all that is done: its make patched looks at
-# the same O= directories.  The output of the work beside the boots is
-# printed after theirs, from build/progress/check-beside.out; any step
-# that fails still fails the run.
+# The quick bench boots right after the guest boots, on the kernels and
+# initramfs they booted (BENCH_BUILT=1: no make patched, which would
+# build in the O= directories that lint may still be compiling in).  The
+# output of the work beside the boots is printed after theirs, from
+# build/progress/check-beside.out; any step that fails still fails the
+# run.
 #
-# Environment (from the Makefile): ARCHES, LINT_ARCHES, BENCH_ARCHES,
-# VARIANT, TIMEOUT; MAKE.
+# Environment (from the Makefile): TIER (gate or full), ARCHES,
+# LINT_ARCHES, BENCH_ARCHES, VARIANT, TIMEOUT (empty: the limits of
+# workspace/limits.sh); MAKE.
 set -uo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$REPO/build}
 ARCHES=${ARCHES:?arches}
 VARIANT=${VARIANT:-test}
-TIMEOUT=${TIMEOUT:-1200}
+TIMEOUT=${TIMEOUT:-}
+TIER=${TIER:-full}
+case $TIER in
+gate) PLANS=${PLANS:-check} ;;
+full) PLANS=${PLANS:-check selftests} ;;
+*) echo "check-steps: TIER is gate or full, not $TIER" >&2; exit 2 ;;
+esac
+export PLANS TIER
 MAKE=${MAKE:-make}
 HOST_CHECKS=(lint test-harness test-cocci test-bench-unit)
 OUT=$BUILD/progress/check-beside.out
@@ -86,16 +101,31 @@ beside=$!
 trap 'kill -- -$beside 2>/dev/null' EXIT
 
 rc=0
+key=test-guest
+[ "$TIER" = gate ] && key=test-guest-gate
 KERNEL_READY=${late:+$late:$READY:$beside} \
-	"$REPO/workspace/progress.py" run --key test-guest -- \
+	"$REPO/workspace/progress.py" run --key "$key" -- \
 	"$REPO/workspace/test-guest.sh" "${arches[*]}" "$VARIANT" "$TIMEOUT" || rc=1
+
+# The quick bench boots the arches whose kernel was built (the last
+# arch's build beside the boots may have failed: test-guest.sh then
+# waited for it and reported it).
+bench=()
+for a in ${BENCH_ARCHES:-$ARCHES}; do
+	[ "$a" = "$late" ] && [ "$(cat "$READY" 2>/dev/null)" != 0 ] && continue
+	bench+=("$a")
+done
+if [ ${#bench[@]} -gt 0 ]; then
+	"$REPO/workspace/progress.py" run --key bench-quick --label "bench QUICK=1 KERNELS=patched" -- \
+		"$MAKE" -s -C "$REPO" bench QUICK=1 BOOTS=1 VARIANT="$VARIANT" KERNELS=patched \
+		BENCH_BUILT=1 ARCHES="${bench[*]}" || rc=1
+else
+	echo "check: no kernel to run the quick bench on"
+	rc=1
+fi
 
 wait "$beside" || rc=1
 trap - EXIT
 echo "check: the work beside the boots:"
 cat "$OUT"
-
-"$REPO/workspace/progress.py" run --key bench-quick --label "bench QUICK=1 KERNELS=patched" -- \
-	"$MAKE" -s -C "$REPO" bench QUICK=1 BOOTS=1 VARIANT="$VARIANT" KERNELS=patched \
-	ARCHES="${BENCH_ARCHES:-$ARCHES}" || rc=1
 exit $rc

@@ -23,6 +23,8 @@
 set -uo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=workspace/limits.sh
+. "$REPO/workspace/limits.sh"
 BUILD=${BUILD:-$REPO/build}
 ARCHES=${1:-x86_64 arm64}; VARIANT=${2:-bench}; FUNC=${3:-try_to_unmap_one}
 PBARGS=${4:-}
@@ -38,14 +40,14 @@ profile_one() {	# arch kernel -> $OUT/<arch>-<kernel>.json
 	port=$((20000 + RANDOM % 20000))
 	rm -f "$json"
 	PB_GDB=$port PB_ACCEL=tcg PB_ICOUNT=0 "$REPO/workspace/qemu-run.sh" "$arch" "$o/kernel.img" \
-		"$BUILD/initramfs-$arch.cpio.gz" profile "$log" 1200 "$PBARGS" >/dev/null 2>&1 &
+		"$BUILD/initramfs-$arch.cpio.gz" profile "$log" "$PB_LIMIT_BOOT_PROFILE" "$PBARGS" >/dev/null 2>&1 &
 	qpid=$!
 	for i in $(seq 50); do
 		ss -ltn 2>/dev/null | grep -q "127.0.0.1:$port " && break
 		sleep 0.2
 	done
 	PB_SMAP=$o/System.map PB_FUNC=$FUNC PB_PORT=$port PB_ARCH=$arch PB_OUT=$json \
-		timeout 1100 "$GDB" -batch -nx -q -x "$REPO/workspace/icount_profile.py" \
+		timeout "$PB_LIMIT_PROFILE_GDB" "$GDB" -batch -nx -q -x "$REPO/workspace/icount_profile.py" \
 		>"$OUT/$arch-$kernel.gdb" 2>&1
 	kill "$qpid" 2>/dev/null
 	wait "$qpid" 2>/dev/null

@@ -4,7 +4,7 @@
 # initramfs.sh ARCH OUT.cpio.gz [BINDIR|NAME.plan...]
 #
 # Guest initramfs: busybox-static for ARCH, the project's /init and
-# /lib/pb.sh, the plan scripts of workspace/guest/plans/ and every
+# /lib/pb.sh and /lib/limits.sh, the plan scripts of workspace/guest/plans/ and every
 # NAME.plan given (as /plans/NAME), and every executable of the BINDIRs
 # (static test programs) under /bin/pb/.
 set -euo pipefail
@@ -22,6 +22,8 @@ mknod -m 600 "$stage/dev/console" c 5 1
 mknod -m 666 "$stage/dev/null" c 1 3
 install -m 755 "$REPO/workspace/guest/init" "$stage/init"
 install -m 644 "$REPO/workspace/guest/pb.sh" "$stage/lib/pb.sh"
+# The time limits of the guest plans, the same file as the host's.
+install -m 644 "$REPO/workspace/limits.sh" "$stage/lib/limits.sh"
 for p in "$REPO"/workspace/guest/plans/*; do
 	[ -f "$p" ] && install -m 755 "$p" "$stage/plans/"
 done

@@ -32,8 +32,10 @@ esac
 # after the variant's (e.g. arm64-lpa2.config for make test-lpa2).
 for f in ${PB_CONFIGS:-}; do FRAGS="$FRAGS $CFG/$f"; done
 
-export CCACHE_DIR=${CCACHE_DIR:-$REPO/build/ccache}
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+# ccache's own cache directory and size limit, as the user has them (by
+# default ~/.cache/ccache, 5 GiB): a clean clone, which has no build/,
+# finds the objects of the last run there.  CCACHE_BASEDIR makes the
+# paths of the tree relative, so a clone elsewhere hits them too.
 export CCACHE_BASEDIR=$REPO/build
 # Depend mode: a miss compiles once instead of preprocessing first to hash
 # the result (about a quarter of a cold kernel build); a hit needs the

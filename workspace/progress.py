@@ -52,7 +52,7 @@ DEFAULTS = (
     # riscv64: 9.4 min for its test kernel with ccache misses throughout.
     (r"^kernel-riscv64-", 565),
     (r"^guest-x86_64-.*-selftests", 290), (r"^guest-arm64-.*-selftests", 280),
-    (r"^guest-.*-check$", 255),
+    (r"^guest-.*-check$", 255), (r"^guest-.*-check-gate$", 420),
     (r"^guest-x86_64-.*-bench-quick(-b\d+)?$", 75),
     (r"^guest-arm64-.*-bench-quick(-b\d+)?$", 105),
     (r"^guest-riscv64-.*-bench-quick(-b\d+)?$", 45),

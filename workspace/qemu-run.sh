@@ -36,7 +36,9 @@ set -uo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$REPO/build}
 ARCH=${1:?arch}; KERNEL=${2:?kernel}; INITRD=${3:?initrd}; PLAN=${4:?plan}
-LOG=$(realpath -m "${5:?log}"); TIMEOUT=${6:-600}; ARGS=${7:-}
+# shellcheck source=workspace/limits.sh
+. "$REPO/workspace/limits.sh"
+LOG=$(realpath -m "${5:?log}"); TIMEOUT=${6:-$(pb_limit_boot "$PLAN")}; ARGS=${7:-}
 MEM=${PB_MEM:-2G}
 icount=		# PB_ICOUNT, once TCG is chosen (the KVM probe boot never has it)
 

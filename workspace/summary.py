@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The one-screen answer of `make check`, from what its steps left behind.
 
-    summary.py [--arches "x86_64 arm64"] [--variant test] [--since EPOCH]
+    summary.py [--arches "x86_64 arm64"] [--variant test] [--tier gate|full]
+               [--since EPOCH]
 
 Per arch: the KUnit suites' passes and failures and the guest's check
 plan (bytes verified, faults injected, mismatches, from the "# SUMMARY"
@@ -108,7 +109,7 @@ def since_runs(entry, since):
     return end, secs
 
 
-def arch_lines(arch, variant, saved, since=0):
+def arch_lines(arch, variant, saved, since=0, tier="full"):
     """The summary lines of @arch; logs older than @since are not this run's."""
     logs = os.path.join(BUILD, "logs")
     res = []
@@ -166,7 +167,8 @@ def arch_lines(arch, variant, saved, since=0):
                if ln.startswith(("selftests: %s:" % arch, "selftests: %s " % arch)) or
                ln.startswith("guest: %s: " % arch) and "second boot" in ln]
     if st is None:
-        res.append("  mm selftests      not run")
+        res.append("  mm selftests      not run%s" % (
+            " (make check-full runs them)" if tier == "gate" else ""))
     else:
         tests = [SELFTEST_RE.match(ln) for ln in st]
         tests = [m for m in tests if m]
@@ -184,6 +186,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description="Summarize the last make check.")
     ap.add_argument("--arches", default="x86_64 arm64")
     ap.add_argument("--variant", default="test")
+    ap.add_argument("--tier", choices=("gate", "full"), default="full",
+                    help="make check (gate) or make check-full (full)")
     ap.add_argument("--since", type=int, help="epoch of the start (default: check.start)")
     a = ap.parse_args(argv)
     since = a.since
@@ -198,13 +202,14 @@ def main(argv=None):
             times = json.load(f)
     except (OSError, ValueError):
         times = {}
-    saved = read(os.path.join(PROGRESS, "test-guest.log")) or []
+    gate = a.tier == "gate"
+    saved = read(os.path.join(PROGRESS, "test-guest%s.log" % ("-gate" if gate else ""))) or []
     bar = "=" * 72
     print(bar)
-    print("make check summary (VARIANT=%s)" % a.variant)
+    print("make %s summary (VARIANT=%s)" % ("check" if gate else "check-full", a.variant))
     for arch in a.arches.split():
         print("%s:" % arch)
-        for ln in arch_lines(arch, a.variant, saved, since):
+        for ln in arch_lines(arch, a.variant, saved, since, a.tier):
             print(ln)
         boots = sorted((v["end"], k, v["secs"]) for k, v in times.items()
                        if k.startswith("guest-%s-" % arch) and v.get("end", 0) >= since)

@@ -1,18 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# test-guest.sh "ARCHES" VARIANT TIMEOUT
+# test-guest.sh "ARCHES" VARIANT [TIMEOUT]
 #
 # Boot the patched kernel of each arch and run the in-guest suites: the
 # KUnit conformance suite runs at boot, then the "check" plan (integrity
 # and stress) and, on the arches of $SELFTEST_ARCHES, the "selftests" plan
 # (mm selftests).  Logs are kept in
 # build/logs/.  Any failure of any boot fails the target.
+#
+# TIER=gate (make check) gives the check plan tier=gate: the same steps on
+# fewer folio sizes (plans/check); TIER=full (make check-full, the
+# default) runs it whole.  Each boot's time limit is its plan's in
+# workspace/limits.sh; a TIMEOUT given overrides them all.
 set -uo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$REPO/build}
-ARCHES=${1:?arches}; VARIANT=${2:-test}; TIMEOUT=${3:-1200}
+ARCHES=${1:?arches}; VARIANT=${2:-test}; TIMEOUT=${3:-}
+TIER=${TIER:-full}
+# shellcheck source=workspace/limits.sh
+. "$REPO/workspace/limits.sh"
 KUNIT_SUITES=${KUNIT_SUITES:-pgtable_batch}
 PLANS=${PLANS:-check selftests}
 # The mm selftests boot: 8:39 on x86_64 and 10:00 on arm64 under TCG
@@ -30,6 +38,18 @@ MIGRATE_ARCHES=${MIGRATE_ARCHES:-x86_64 arm64}
 KERNEL_READY=${KERNEL_READY:-}
 LOGS=$BUILD/logs
 mkdir -p "$LOGS"
+
+# limit PLAN: the time limit of one boot of PLAN.
+limit() {
+	if [ -n "$TIMEOUT" ]; then echo "$TIMEOUT"; else pb_limit_boot "$1" "$TIER"; fi
+}
+
+# key_tier PLAN: what the progress key of a boot of PLAN adds for the
+# tier (the gate's check boot is not the full one's: its own times).
+key_tier() {
+	[ "$1" = check ] && [ "$TIER" = gate ] && echo -gate
+	return 0
+}
 
 # in_list LIST WORD: whether WORD is one of the words of LIST.
 in_list() {
@@ -82,7 +102,7 @@ retry() {	# arch kernel initrd baseline differ-file
 	log=$LOGS/$1-patched-$VARIANT-selftests-retry.log
 	echo "guest: $1: running $names once more on a fresh boot"
 	run "guest-$1-patched-$VARIANT-selftests-retry" "guest $1 selftests again" "" \
-		"$1" "$2" "$3" selftests "$log" "$TIMEOUT" \
+		"$1" "$2" "$3" selftests "$log" "$(limit selftests)" \
 		"${PBARGS:+$PBARGS,}selftests=${names// /+}" || return 1
 	BASELINE=$4 ONLY="$names" "$REPO/workspace/selftests-compare.sh" "$1" "$log" || return 1
 	echo "guest: $1: $names matched vanilla on the second boot (first boot's differences above)"
@@ -112,7 +132,7 @@ compare() {
 		baseline=$BUILD/selftests.baseline
 		run "guest-$1-vanilla-$VARIANT-selftests" "guest $1 vanilla selftests" "" \
 			"$1" "$BUILD/o/$1-vanilla-$VARIANT/kernel.img" \
-			"$BUILD/initramfs-$1.cpio.gz" selftests "$vlog" "$TIMEOUT" "${PBARGS:-}" || return 1
+			"$BUILD/initramfs-$1.cpio.gz" selftests "$vlog" "$(limit selftests)" "${PBARGS:-}" || return 1
 		BASELINE=$baseline "$REPO/workspace/selftests-compare.sh" "$1" "$vlog" --record || return 1
 	fi
 	differ=$LOGS/$1-patched-$VARIANT-selftests.differ
@@ -147,13 +167,15 @@ for plan in $PLANS; do
 		[ -x "$REPO/workspace/guest/plans/$plan" ] || { echo "guest: no plan $plan"; rc=1; continue; }
 		log=$LOGS/$arch-patched-$VARIANT-$plan.log
 		i=$((i + 1))
-		then=$(runs | tail -n +$((i + 1)) | awk -v v="$VARIANT" '{ printf "%sguest-%s-patched-%s-%s", (NR > 1 ? "," : ""), $1, v, $2 }')
+		then=$(runs | tail -n +$((i + 1)) | awk -v v="$VARIANT" -v g="$(key_tier check)" \
+			'{ printf "%sguest-%s-patched-%s-%s%s", (NR > 1 ? "," : ""), $1, v, $2, ($2 == "check" ? g : "") }')
 		args=${PBARGS:-}
 		if [ "$plan" = check ] && ! in_list "$MIGRATE_ARCHES" "$arch"; then
 			args=migrate=0${args:+,$args}
 		fi
-		run "guest-$arch-patched-$VARIANT-$plan" "boot $i/$total, $arch $plan" "$then" \
-			"$arch" "$kernel" "$initrd" "$plan" "$log" "$TIMEOUT" "$args" || rc=1
+		[ "$plan" = check ] && args=tier=$TIER${args:+,$args}
+		run "guest-$arch-patched-$VARIANT-$plan$(key_tier "$plan")" "boot $i/$total, $arch $plan" "$then" \
+			"$arch" "$kernel" "$initrd" "$plan" "$log" "$(limit "$plan")" "$args" || rc=1
 		# qemu-run.sh runs the built-in KUnit suites on "check" boots only.
 		if [ "$plan" = check ] && [ "$VARIANT" = test ]; then
 			for s in $KUNIT_SUITES; do

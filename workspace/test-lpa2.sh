@@ -19,7 +19,9 @@ set -uo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$REPO/build}
-TREE=$(realpath "${1:?tree}"); TIMEOUT=${2:-900}
+# shellcheck source=workspace/limits.sh
+. "$REPO/workspace/limits.sh"
+TREE=$(realpath "${1:?tree}"); TIMEOUT=${2:-$PB_LIMIT_BOOT_LPA2}
 O=${LPA2_O:-$BUILD/o/arm64-patched-lpa2}
 LOG=${LPA2_LOG:-$BUILD/logs/arm64-lpa2.log}
 INITRD=${LPA2_INITRD:-$BUILD/initramfs-arm64.cpio.gz}

@@ -12,7 +12,12 @@
 #  - a failed host check fails the run, and the boots still run;
 #  - with one arch nothing is built beside the boots;
 #  - stopping make check stops the work beside the boots;
-#  - the work beside the boots runs under SCHED_IDLE.
+#  - the work beside the boots runs under SCHED_IDLE;
+#  - the quick bench boots right after the guest boots, on the kernels
+#    built (BENCH_BUILT=1), not on one whose build failed;
+#  - TIER=gate boots the check plan only, with tier=gate, TIER=full the
+#    check plan whole and the selftests, each boot with its plan's limit
+#    from workspace/limits.sh.
 # The conditions are eval'ed (and read $rc) in expect().
 # shellcheck disable=SC2016,SC2034,SC2317
 set -uo pipefail
@@ -23,7 +28,8 @@ trap 'rm -rf "$T"' EXIT
 fails=0
 
 mkdir -p "$T/workspace/guest/plans" "$T/build/progress"
-cp "$REPO/workspace/check-steps.sh" "$REPO/workspace/test-guest.sh" "$T/workspace/"
+cp "$REPO/workspace/check-steps.sh" "$REPO/workspace/test-guest.sh" "$REPO/workspace/limits.sh" \
+	"$T/workspace/"
 cat >"$T/workspace/progress.py" <<'EOF'
 #!/bin/bash
 while [ "$1" != -- ]; do shift; done
@@ -31,13 +37,14 @@ shift
 exec "$@"
 EOF
 # make: logs its goals in order; FAIL_GOAL makes one fail, SLOW_GOAL
-# makes one take 2 s.
+# makes one take 2 s, SLOWER_GOAL 4 s.
 cat >"$T/make" <<'EOF'
 #!/bin/bash
 shift 3		# -s -C DIR
 echo "make $*" >>"$LOG"
 echo "policy $(chrt -p $$ | grep -o 'SCHED_[A-Z]*' | head -1) $*" >>"$LOG"
 case " $* " in *" ${SLOW_GOAL:-none} "*) sleep 2 ;; esac
+case " $* " in *" ${SLOWER_GOAL:-none} "*) sleep 4 ;; esac
 case " $* " in *" ${FAIL_GOAL:-none} "*) exit 2 ;; esac
 echo "done $*" >>"$LOG"
 EOF
@@ -45,6 +52,7 @@ EOF
 cat >"$T/workspace/qemu-run.sh" <<'EOF'
 #!/bin/bash
 echo "boot $1 $4" >>"$LOG"
+echo "args $1 $4 limit=$6 $7" >>"$LOG"
 : >"$5"
 EOF
 cat >"$T/workspace/selftests-compare.sh" <<'EOF'
@@ -101,7 +109,16 @@ expect ok '[ "$(line ok "boot riscv64 check")" -gt "$(line ok "done patched ARCH
 	"riscv64 boots after its kernel is built"
 expect ok '[ "$(line ok "make -k lint test-harness test-cocci test-bench-unit LINT_ARCHES=x86_64 arm64")" -gt "$(line ok "done patched ARCHES=riscv64$")" ]' \
 	"host checks after the riscv64 kernel, with LINT_ARCHES"
-expect ok '[ "$(line ok "make bench QUICK=1")" -gt "$(line ok "done -k lint")" ]' "the quick bench last"
+expect ok '[ "$(line ok "make bench QUICK=1")" -gt "$(line ok "boot riscv64 check")" ]' \
+	"the quick bench after the boots"
+expect ok 'grep -q "^make bench QUICK=1 .*BENCH_BUILT=1 ARCHES=x86_64 arm64 riscv64$" "$T/ok.log"' \
+	"the quick bench on the kernels built"
+
+run bench "x86_64 arm64" SLOWER_GOAL=lint BENCH_ARCHES=arm64
+expect bench '[ $rc = 0 ]' "passes"
+expect bench '[ "$(line bench "make bench QUICK=1")" -lt "$(line bench "done -k lint")" ]' \
+	"the quick bench does not wait for the host checks"
+expect bench 'grep -q "^make bench QUICK=1 .*ARCHES=arm64$" "$T/bench.log"' "BENCH_ARCHES"
 expect ok 'grep -q "riscv64: waiting for its kernel" "$T/ok.out"' "the wait is reported"
 expect ok 'grep -q "^policy SCHED_IDLE patched ARCHES=riscv64$" "$T/ok.log" &&
 	grep -q "^policy SCHED_IDLE -k lint" "$T/ok.log"' \
@@ -118,6 +135,24 @@ run kfail "x86_64 riscv64" FAIL_GOAL=ARCHES=riscv64
 expect kfail '[ $rc = 1 ]' "a failed kernel build fails the run"
 expect kfail '[ "$(line kfail "boot riscv64")" = 0 ]' "and its arch does not boot"
 expect kfail '[ "$(line kfail "make -k lint")" -gt 0 ]' "the host checks still run"
+expect kfail 'grep -q "^make bench QUICK=1 .*ARCHES=x86_64$" "$T/kfail.log"' \
+	"the quick bench leaves out the arch whose kernel failed"
+
+. "$REPO/workspace/limits.sh"
+run gate "x86_64 arm64" TIER=gate PLANS=
+expect gate '[ $rc = 0 ]' "the gate passes"
+expect gate '[ "$(grep "^boot\|^compare" "$T/gate.log" | tr "\n" ,)" = "boot x86_64 check,boot arm64 check," ]' \
+	"the gate boots each arch's check plan, no selftests"
+expect gate '[ "$(grep -c "^args .* check limit=$PB_LIMIT_BOOT_GATE tier=gate" "$T/gate.log")" = 2 ]' \
+	"with tier=gate and the gate's boot limit"
+run full "x86_64 arm64" TIER=full PLANS= SELFTEST_ARCHES="x86_64 arm64"
+expect full '[ "$(grep "^boot\|^compare" "$T/full.log" | tr "\n" ,)" = "boot x86_64 check,boot arm64 check,boot x86_64 selftests,compare x86_64,boot arm64 selftests,compare arm64," ]' \
+	"the full tier boots the check plans, then the selftests"
+expect full 'grep -q "^args x86_64 check limit=$PB_LIMIT_BOOT_CHECK tier=full" "$T/full.log" &&
+	grep -q "^args x86_64 selftests limit=$PB_LIMIT_BOOT_SELFTESTS $" "$T/full.log"' \
+	"each plan with its limit, the check plan with tier=full"
+run timeout "x86_64" TIER=gate PLANS= TIMEOUT=77
+expect timeout 'grep -q "^args x86_64 check limit=77 tier=gate" "$T/timeout.log"' "TIMEOUT= overrides the limits"
 
 run order "x86_64 arm64 riscv64" PLANS="check selftests" SELFTEST_ARCHES="x86_64 arm64"
 expect order '[ $rc = 0 ]' "passes with the selftests"

@@ -19,7 +19,9 @@ set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$REPO/build}
 TREE=$(realpath "${1:?tree}"); ARCHES=${2:-x86_64 arm64}
-TIMEOUT=${TIMEOUT:-900}
+# shellcheck source=workspace/limits.sh
+. "$REPO/workspace/limits.sh"
+TIMEOUT=${TIMEOUT:-$PB_LIMIT_BOOT_VERIFY}
 V=$REPO/workspace/mm-verify
 WT=$BUILD/verify-tree
 

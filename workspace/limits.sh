@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# limits.sh: every time limit of the checks and benchmarks, in seconds,
+# in one place.  Sourced by the host scripts and, from the initramfs
+# (/lib/limits.sh), by the guest plans.
+#
+# A limit is there to end a hang, not to budget time: a run that passes
+# never waits for one.  Each is at least 1.5 times the slowest time
+# measured for what it bounds on this machine kind (2 cores, TCG; the
+# machine's speed varies by a third from day to day), and the measurement
+# is written beside it.  When a measurement comes closer than that, raise
+# the limit here.  TIMEOUT=N on make's command line overrides the limit of
+# every guest boot; PBARGS=selftest_timeout=N that of each mm selftest.
+# shellcheck shell=sh disable=SC2034
+
+# --- in the guest ---------------------------------------------------------
+# One mm selftest (plans/selftests).  The slowest is uffd-unit-tests
+# (write-protect cases): 396 s on x86_64 with a kernel build beside the
+# boot on a slow day, 306 s alone in the rerun of that CI run; 170-240 s
+# alone on a normal day.
+PB_LIMIT_SELFTEST=600
+# swapoff of the zram swap at the end of the fault-injection step: it
+# loops until every slot is unused, so a leaked swap count hangs it.
+# The plan prints its time ("swapoff: N s"): MEASURE
+PB_LIMIT_SWAPOFF=120
+
+# --- one guest boot (workspace/qemu-run.sh) ---------------------------------
+# make check's check boot (the gate's plan: check with tier=gate): MEASURE
+PB_LIMIT_BOOT_GATE=900
+# make check-full's check boot (the whole check plan): x86_64 11:14 on a
+# normal day; on a slow day a CI run cut one at the former 900 s limit
+# during its fault-injection step, which has since been halved.
+PB_LIMIT_BOOT_CHECK=1500
+# The mm selftests boot: 8:39 (x86_64) and 10:00 (arm64) on a normal day,
+# 14:25 with a kernel build beside it on a slow day.
+PB_LIMIT_BOOT_SELFTESTS=1800
+# One benchmark boot (make bench; the quick bench of make check, 1:15 to
+# 3:10): the full plan takes 2 (x86_64) to 3 (arm64) minutes, under
+# -icount up to 15.
+PB_LIMIT_BOOT_BENCH=2400
+# make verify-unmap's instrumented boot: 167-317 s (x86_64), 242 s (arm64).
+PB_LIMIT_BOOT_VERIFY=900
+# make test-lpa2's KUnit boot (arm64, -cpu max): about 3 min.
+PB_LIMIT_BOOT_LPA2=900
+# make profile: one boot under gdb (1100 s for gdb, the boot a little more).
+PB_LIMIT_PROFILE_GDB=1100
+PB_LIMIT_BOOT_PROFILE=1200
+# Anything else qemu-run.sh boots without a limit of its own (the probe).
+PB_LIMIT_BOOT_DEFAULT=600
+
+# pb_limit_boot PLAN [TIER]: the limit of one boot of PLAN.
+pb_limit_boot() {
+	case $1 in
+	check) if [ "${2:-}" = gate ]; then echo "$PB_LIMIT_BOOT_GATE"; else echo "$PB_LIMIT_BOOT_CHECK"; fi ;;
+	selftests) echo "$PB_LIMIT_BOOT_SELFTESTS" ;;
+	bench | bench-quick) echo "$PB_LIMIT_BOOT_BENCH" ;;
+	mmverify) echo "$PB_LIMIT_BOOT_VERIFY" ;;
+	profile) echo "$PB_LIMIT_BOOT_PROFILE" ;;
+	*) echo "$PB_LIMIT_BOOT_DEFAULT" ;;
+	esac
+}
