@@ -21,13 +21,18 @@ mkdir -p "$DL"
 
 msg() { printf 'base: %s\n' "$*"; }
 
+# apt fetches as the user _apt where it can; the cache directory is the
+# invoking user's, which _apt may not be able to write.
+sandbox=()
+[ "$(id -u)" = 0 ] && sandbox=(-o APT::Sandbox::User=root)
+
 fetch_deb() {	# package[:arch] -> path of the .deb in $DL
 	local pkg=$1 name f
 	name=${pkg%%:*}
 	f=$(ls "$DL"/"${name}"_*"${pkg#"$name"}"*.deb 2>/dev/null | head -1 || true)
 	case $pkg in *:arm64) f=$(ls "$DL"/"${name}"_*_arm64.deb 2>/dev/null | head -1 || true) ;; esac
 	if [ -z "$f" ]; then
-		(cd "$DL" && apt-get download -qq "$pkg" >/dev/null)
+		(cd "$DL" && apt-get download -qq "${sandbox[@]}" "$pkg" >/dev/null)
 		case $pkg in
 		*:arm64) f=$(ls "$DL"/"${name}"_*_arm64.deb | head -1) ;;
 		*) f=$(ls "$DL"/"${name}"_*.deb | head -1) ;;
@@ -114,7 +119,7 @@ if [ ! -x "$SP/bin/sparse" ]; then
 	rm -rf "$SP" && mkdir -p "$SP/src"
 	if ! ls "$DL"/sparse-src/sparse_*.dsc >/dev/null 2>&1; then
 		rm -rf "$DL/sparse-src.tmp" && mkdir -p "$DL/sparse-src.tmp"
-		(cd "$DL/sparse-src.tmp" && apt-get source -qq --download-only sparse >/dev/null)
+		(cd "$DL/sparse-src.tmp" && apt-get source -qq "${sandbox[@]}" --download-only sparse >/dev/null)
 		rm -rf "$DL/sparse-src" && mv "$DL/sparse-src.tmp" "$DL/sparse-src"
 	fi
 	cp "$DL"/sparse-src/* "$SP/src/"
