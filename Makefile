@@ -87,13 +87,10 @@ tree: base ## pristine 7.3 + patches/series, one commit per step (build/tree)
 refresh: ## write edited tree commits back to patches/
 	@$(W)/tree.sh --refresh $(TREE)
 
-series: tree ## git format-patch the tree into build/series/
-	@rm -rf $(B)/series && mkdir -p $(B)/series
-	@git -C $(TREE) config "branch.$$(git -C $(TREE) symbolic-ref --short HEAD).description" \
-		"$$(cat patches/cover-letter)"
-	@git -C $(TREE) format-patch -q --cover-letter --cover-from-description=subject \
-		--no-signature -o $(CURDIR)/$(B)/series pristine..HEAD
-	@echo "series: $$(ls $(B)/series | wc -l) files in $(B)/series"
+# SIGNOFF="Name <address>" (or git config user.name/user.email): the
+# identity the series is posted under (workspace/series.sh).
+series: tree ## the series to post, under SIGNOFF's identity, checkpatch'ed (build/series/)
+	@SIGNOFF="$(SIGNOFF)" $(W)/series.sh $(TREE) $(B)/series
 
 # Kernels: build/o/<arch>-<vanilla|patched>-<variant>/kernel.img
 # --lock takes build/cpu.lock (flock(2), as flock(1) does) and says so
