@@ -89,8 +89,11 @@ refresh: ## write edited tree commits back to patches/
 
 # SIGNOFF="Name <address>" (or git config user.name/user.email): the
 # identity the series is posted under (workspace/series.sh).
+# (SIGNOFF reaches the script through the environment, unquoted by no
+# shell.)
+export SIGNOFF
 series: tree ## the series to post, under SIGNOFF's identity, checkpatch'ed (build/series/)
-	@SIGNOFF="$(SIGNOFF)" $(W)/series.sh $(TREE) $(B)/series
+	@$(W)/series.sh $(TREE) $(B)/series
 
 # Kernels: build/o/<arch>-<vanilla|patched>-<variant>/kernel.img
 # --lock takes build/cpu.lock (flock(2), as flock(1) does) and says so

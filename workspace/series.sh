@@ -50,8 +50,10 @@ git clone -q --shared --bare "$TREE" "$tmp/t"
 git -C "$tmp/t" fetch -q "$TREE" "refs/tags/pristine:refs/tags/pristine"
 git -C "$tmp/t" update-ref refs/heads/series "$(git -C "$TREE" rev-parse HEAD)"
 
-# Author and sign-off: the placeholder's Signed-off-by lines go, the
-# submitter's comes last among the trailers (once).
+# Author and sign-off: the placeholder's Signed-off-by lines go, and the
+# submitter's is added after the other trailers unless the message has
+# it already.  A commit of another author keeps its author (format-patch
+# --from below gives it an in-body From: line).
 export SUB_NAME=$name SUB_MAIL=$mail PLACEHOLDER
 # shellcheck disable=SC2016 # the filters expand in filter-branch's shell
 FILTER_BRANCH_SQUELCH_WARNING=1 git -C "$tmp/t" filter-branch -f \
@@ -63,24 +65,37 @@ FILTER_BRANCH_SQUELCH_WARNING=1 git -C "$tmp/t" filter-branch -f \
 		export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL' \
 	--msg-filter '
 		grep -vFx "Signed-off-by: $PLACEHOLDER" |
-		git interpret-trailers --if-exists addIfDifferent \
+		git -c trailer.where=end interpret-trailers --if-exists addIfDifferent \
 			--trailer "Signed-off-by: $SUB_NAME <$SUB_MAIL>"' \
 	pristine..series >/dev/null
 
 rm -rf "$OUT" && mkdir -p "$OUT"
 git -C "$tmp/t" config branch.series.description "$(cat "$REPO/patches/cover-letter")"
-git -C "$tmp/t" -c user.name="$name" -c user.email="$mail" format-patch -q \
+# The cover letter's From: is the committer's identity, the patches'
+# --from's.
+env -u GIT_COMMITTER_NAME -u GIT_COMMITTER_EMAIL \
+	git -C "$tmp/t" -c user.name="$name" -c user.email="$mail" format-patch -q --from="$name <$mail>" \
 	--cover-letter --cover-from-description=subject --no-signature \
 	-o "$OUT" pristine..series
 
-# Every patch under the submitter's name, checked as it is posted (the
-# From: header as git am reads it: a long one is folded or encoded).
-from() { git mailinfo /dev/null /dev/null <"$1" | sed -n 's/^Author: //p; s/^Email: //p' | paste -sd'\t'; }
+# Every patch sent by the submitter, checked as it is posted: the From:
+# header as a mail reader decodes it (a long one is folded or encoded),
+# and the author git am takes (the in-body From: of another author's
+# commit), never the placeholder.
+sender() {
+	/usr/bin/python3 -c 'import email, email.policy, sys
+m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
+a = m["From"].addresses[0]
+print(a.display_name + "\t" + a.addr_spec)' "$1"
+}
+author() { git mailinfo /dev/null /dev/null <"$1" | sed -n 's/^Author: //p; s/^Email: //p' | paste -sd'\t'; }
 n=0
 for p in "$OUT"/*.patch; do
-	[ "$(from "$p")" = "$name	$mail" ] || die "$(basename "$p"): From: is not $name <$mail>"
+	[ "$(sender "$p")" = "$name	$mail" ] || die "$(basename "$p"): From: is not $name <$mail>"
 	[ "$p" = "$OUT/0000-cover-letter.patch" ] && continue
 	n=$((n + 1))
+	[ "$(author "$p")" != "pgtable_batch	pgtable_batch@localhost" ] ||
+		die "$(basename "$p"): the author is still the placeholder"
 	grep -qFx "Signed-off-by: $name <$mail>" "$p" || die "$(basename "$p"): no Signed-off-by: $name <$mail>"
 	! grep -qF "$PLACEHOLDER" "$p" || die "$(basename "$p"): still names the placeholder"
 done
@@ -92,9 +107,14 @@ for p in "$OUT"/0*.patch; do
 	[ "$p" = "$OUT/0000-cover-letter.patch" ] || patches+=("$p")
 done
 # Debian's python3 first, as in lint.sh (spdxcheck.py's modules).
-(cd "$TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --quiet --color=never \
+# Without --quiet: a "total:" line per patch proves checkpatch read each
+# one (a checkpatch that dies prints none).
+(cd "$TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --color=never \
 	"${spell[@]}" "${patches[@]}") >"$report" 2>&1 || true
-if grep -Eq '^(ERROR|WARNING):' "$report"; then
+totals=$(grep -Ec '^total: [0-9]+ errors, [0-9]+ warnings' "$report" || true)
+[ "$totals" = "${#patches[@]}" ] ||
+	die "checkpatch reported on $totals of ${#patches[@]} patches ($report)"
+if grep -Eq '^(ERROR|WARNING):' "$report" || grep -Eq '^total: ([1-9][0-9]* errors|[0-9]+ errors, [1-9])' "$report"; then
 	grep -E -A4 '^(ERROR|WARNING):' "$report" | head -40
 	die "checkpatch --strict: $(grep -Ec '^(ERROR|WARNING):' "$report") errors/warnings ($report)"
 fi

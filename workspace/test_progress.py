@@ -280,6 +280,33 @@ class Summary(Dirs):
         self.assertIn("mm selftests      not run", text)
         self.assertLessEqual(len(text.splitlines()), 25)
 
+    def test_the_gate_reads_its_own_logs(self):
+        os.makedirs(os.path.join(self.d, "logs"))
+        now = int(time.time())
+        # The full tier's check log and selftests: not the gate's.
+        with open(os.path.join(self.d, "logs", "x86_64-patched-test-check.log"), "w") as f:
+            f.write(CHECK_LOG)
+        with open(os.path.join(self.d, "logs", "x86_64-patched-test-selftests.log"), "w") as f:
+            f.write("PB-SELFTEST cow pass=640 skip=0 fail=0 rc=0 secs=30\n")
+        gate = os.path.join(self.d, "logs", "x86_64-patched-test-check-gate.log")
+        with open(gate, "w") as f:
+            f.write(CHECK_LOG.replace("# check: stress: rc=1 24 s", "# check: stress: rc=0 11 s")
+                    .replace("PB-END rc=1", "PB-SELFTEST split_huge_page_test pass=19 skip=43 "
+                             "fail=0 rc=0 secs=15\nPB-END rc=0"))
+        saved = ["selftests: x86_64: 1 tests, same passes and skips as vanilla"]
+        text = "\n".join(summary.arch_lines("x86_64", "test", saved, now - 60, "gate"))
+        self.assertIn("stress 0:11", text)
+        self.assertIn("mm selftests      1 tests, 19 passed, 43 skipped, 0 failed "
+                      "(split_huge_page_test; check-full runs all)", text)
+        self.assertIn("vs vanilla:     1 tests, same passes and skips as vanilla", text)
+        # The full tier's summary does not read the gate's log.
+        text = "\n".join(summary.arch_lines("x86_64", "test", [], now - 60, "full"))
+        self.assertIn("stress 0:24 rc=1", text)
+        # A gate log older than the run is not this run's.
+        os.utime(gate, (now - 7200, now - 7200))
+        text = "\n".join(summary.arch_lines("x86_64", "test", saved, now - 60, "gate"))
+        self.assertIn("check plan        no log of this run", text)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=1)
