@@ -30,6 +30,13 @@ VARIANT ?= test
 TREE ?= $(B)/tree
 # Empty: each boot's limit is its plan's in workspace/limits.sh.
 TIMEOUT ?=
+# What the checks run is set on make's command line only: a variable of
+# the same name in the shell's environment (a CI runner's TIMEOUT, say)
+# does not reach the scripts that read it.
+CMDLINE_ONLY := TIMEOUT PBARGS PLANS SELFTEST_ARCHES MIGRATE_ARCHES KUNIT_SUITES \
+	GATE_SELFTESTS KERNEL_READY TIER
+$(foreach v,$(CMDLINE_ONLY),$(if $(filter environment%,$(origin $(v))),\
+	$(eval unexport $(v))$(eval $(v) :=)))
 QUICK ?=
 FUNC ?= try_to_unmap_one
 W := workspace
@@ -212,8 +219,10 @@ summary: ## the summary of the last make check again
 summary-full: ## the summary of the last make check-full again
 	@$(W)/summary.py --tier full --arches "$(FULL_ARCHES)" --variant $(VARIANT)
 
-clean: ## remove the kernels, tree, logs and bench results
-	rm -rf $(B)/o $(B)/tree $(B)/series $(B)/guest-bin $(B)/selftests $(B)/logs $(B)/bench
+# (build/ccache and build/dl: where earlier versions kept the caches.)
+clean: ## remove the kernels, tree, logs and bench results (not the caches)
+	rm -rf $(B)/o $(B)/tree $(B)/series $(B)/series.checkpatch.txt $(B)/guest-bin \
+		$(B)/selftests $(B)/logs $(B)/bench $(B)/ccache $(B)/dl
 
 # Record the vanilla mm selftest results that test-guest compares against.
 selftests-baseline: vanilla initramfs ## record the vanilla mm selftest results

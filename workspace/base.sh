@@ -26,31 +26,36 @@ msg() { printf 'base: %s\n' "$*"; }
 sandbox=()
 [ "$(id -u)" = 0 ] && sandbox=(-o APT::Sandbox::User=root)
 
-fetch_deb() {	# package[:arch] -> path of the .deb in $DL
-	local pkg=$1 name f
-	name=${pkg%%:*}
-	f=$(ls "$DL"/"${name}"_*"${pkg#"$name"}"*.deb 2>/dev/null | head -1 || true)
-	case $pkg in *:arm64) f=$(ls "$DL"/"${name}"_*_arm64.deb 2>/dev/null | head -1 || true) ;; esac
-	if [ -z "$f" ]; then
-		(cd "$DL" && apt-get download -qq "${sandbox[@]}" "$pkg" >/dev/null)
-		case $pkg in
-		*:arm64) f=$(ls "$DL"/"${name}"_*_arm64.deb | head -1) ;;
-		*) f=$(ls "$DL"/"${name}"_*.deb | head -1) ;;
-		esac
+# fetch_deb PACKAGE[:ARCH]: the path of the .deb of apt's candidate
+# version in $DL, downloaded unless the cache has that very file (a newer
+# version in the archive is downloaded, as on a fresh machine).  The
+# download goes to a directory of its own first: an interrupted one
+# leaves no file the next run would take for the package.
+fetch_deb() {
+	local pkg=$1 f tmp
+	f=$(apt-get download --print-uris -qq "${sandbox[@]}" "$pkg" 2>/dev/null | awk 'NR == 1 { print $2 }')
+	[ -n "$f" ] || { msg "apt has no candidate for $pkg" >&2; return 1; }
+	if [ ! -f "$DL/$f" ]; then
+		tmp=$(mktemp -d "$DL/.download.XXXXXX")
+		(cd "$tmp" && apt-get download -qq "${sandbox[@]}" "$pkg" >/dev/null) || { rm -rf "$tmp"; return 1; }
+		mv "$tmp/$f" "$DL/$f"
+		rm -rf "$tmp"
 	fi
-	echo "$f"
+	echo "$DL/$f"
 }
 
 # --- kernel source -----------------------------------------------------
 if [ ! -f "$BASE/.pristine" ]; then
 	deb=$(fetch_deb linux-source-7.3)
 	msg "unpacking $(basename "$deb")"
-	rm -rf "$BASE" "$DL/linux-source"
-	dpkg-deb -x "$deb" "$DL/linux-source"
-	tarball=$(ls "$DL"/linux-source/usr/src/linux-source-7.3.tar.* | head -1)
+	# Unpacked under build/, never in the cache another clone may share.
+	x=$BUILD/linux-source.x
+	rm -rf "$BASE" "$x"
+	dpkg-deb -x "$deb" "$x"
+	tarball=$(ls "$x"/usr/src/linux-source-7.3.tar.* | head -1)
 	mkdir -p "$BASE"
 	tar -xf "$tarball" -C "$BASE" --strip-components=1
-	rm -rf "$DL/linux-source"
+	rm -rf "$x"
 	ver=$(dpkg-deb -f "$deb" Version)
 	(
 		cd "$BASE"
@@ -86,6 +91,16 @@ fi
 # configuration under build/apt-riscv64 (the machine's archive URI and
 # keyring, suite trixie, architecture riscv64): the host's apt sources and
 # foreign architectures stay as they are, and nothing is installed.
+# The .deb is kept in the cache like the others; with one there, no apt
+# run (trixie's busybox-static is only the guests' shell).
+rvdeb=$(ls "$DL"/busybox-static_*_riscv64.deb 2>/dev/null | tail -1 || true)
+if [[ " ${ARCHES:-} " == *" riscv64 "* ]] && [ ! -x "$BB/riscv64/busybox" ] && [ -n "$rvdeb" ]; then
+	rm -rf "$BB/riscv64.x" && mkdir -p "$BB/riscv64"
+	dpkg-deb -x "$rvdeb" "$BB/riscv64.x"
+	cp "$(find "$BB/riscv64.x" -path '*/bin/busybox' | head -1)" "$BB/riscv64/busybox"
+	rm -rf "$BB/riscv64.x"
+	msg "busybox for riscv64: $(basename "$rvdeb") (Debian 13, cached)"
+fi
 if [[ " ${ARCHES:-} " == *" riscv64 "* ]] && [ ! -x "$BB/riscv64/busybox" ]; then
 	src=$("$(dirname "$0")/deps.sh" --archive-source)
 	[ -n "$src" ] || { msg "no bookworm entry in the apt sources"; exit 1; }
@@ -102,8 +117,11 @@ if [[ " ${ARCHES:-} " == *" riscv64 "* ]] && [ ! -x "$BB/riscv64/busybox" ]; the
 		 -o APT::Architecture=riscv64 -o APT::Architectures::=riscv64
 		 -o APT::Sandbox::User=root)
 	apt-get -qq "${aptopts[@]}" update
-	(cd "$DL" && apt-get -qq "${aptopts[@]}" download busybox-static >/dev/null)
-	deb=$(ls "$DL"/busybox-static_*_riscv64.deb | head -1)
+	tmp=$(mktemp -d "$DL/.download.XXXXXX")
+	(cd "$tmp" && apt-get -qq "${aptopts[@]}" download busybox-static >/dev/null)
+	mv "$tmp"/busybox-static_*_riscv64.deb "$DL/"
+	rm -rf "$tmp"
+	deb=$(ls "$DL"/busybox-static_*_riscv64.deb | tail -1)
 	rm -rf "$BB/riscv64.x" && mkdir -p "$BB/riscv64"
 	dpkg-deb -x "$deb" "$BB/riscv64.x"
 	# trixie has merged /usr: usr/bin/busybox

@@ -107,11 +107,13 @@ KERNEL_READY=${late:+$late:$READY:$beside} \
 	"$REPO/workspace/progress.py" run --key "$key" -- \
 	"$REPO/workspace/test-guest.sh" "${arches[*]}" "$VARIANT" "$TIMEOUT" || rc=1
 
-# The quick bench boots the arches whose kernel was built (the last
-# arch's build beside the boots may have failed: test-guest.sh then
-# waited for it and reported it).
+# The quick bench boots the arches of this run whose kernel was built
+# (the last arch's build beside the boots may have failed: test-guest.sh
+# then waited for it and reported it); another arch's kernel.img would
+# be an earlier run's.
 bench=()
 for a in ${BENCH_ARCHES:-$ARCHES}; do
+	case " $ARCHES " in *" $a "*) ;; *) continue ;; esac
 	[ "$a" = "$late" ] && [ "$(cat "$READY" 2>/dev/null)" != 0 ] && continue
 	bench+=("$a")
 done

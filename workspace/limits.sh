@@ -10,7 +10,9 @@
 # machine's speed varies by a third from day to day), and the measurement
 # is written beside it.  When a measurement comes closer than that, raise
 # the limit here.  TIMEOUT=N on make's command line overrides the limit of
-# every guest boot; PBARGS=selftest_timeout=N that of each mm selftest.
+# every guest boot of make check, check-full, bench, verify-unmap and
+# test-lpa2 (not make profile's); PBARGS=selftest_timeout=N that of each
+# mm selftest.
 # shellcheck shell=sh disable=SC2034
 
 # --- in the guest ---------------------------------------------------------
@@ -24,6 +26,19 @@ PB_LIMIT_SELFTEST=600
 # The plan prints its time ("swapoff: N s"): 0 s on both arches in the
 # first cold run of the gate (less than a second).
 PB_LIMIT_SWAPOFF=120
+# Not here: pb_integrity's swapoff case gives swapoff 60 s itself
+# (pb_swapoff_timed() in tools/testing/pgtable_batch/guest): a test
+# program keeps its limits, as the mm selftests do.
+
+# --- on the host -------------------------------------------------------------
+# One make coccicheck of make test-cocci's finder case (mm/kasan/, all
+# CPUs): seconds; the whole step took 0:09 in the cold run of the gate.
+PB_LIMIT_COCCICHECK=600
+# The probe boot that decides whether an x86_64 guest may use KVM: under
+# KVM a guest boots in seconds, so a probe that has not finished in 30 s
+# means KVM hangs here (it does on this machine kind) and TCG is used.
+# A decision, not a guard: it is not derived from a TCG time.
+PB_LIMIT_KVM_PROBE=30
 
 # --- one guest boot (workspace/qemu-run.sh) ---------------------------------
 # make check's check boot (the gate's plan: check with tier=gate): 5:36
@@ -45,10 +60,13 @@ PB_LIMIT_BOOT_BENCH=2400
 PB_LIMIT_BOOT_VERIFY=900
 # make test-lpa2's KUnit boot (arm64, -cpu max): about 3 min.
 PB_LIMIT_BOOT_LPA2=900
-# make profile: one boot under gdb (1100 s for gdb, the boot a little more).
+# make profile: one boot under gdb, which single-steps whole calls of one
+# kernel function (a few seconds per call of a few thousand
+# instructions); the default workload profiles a few hundred calls.
 PB_LIMIT_PROFILE_GDB=1100
 PB_LIMIT_BOOT_PROFILE=1200
-# Anything else qemu-run.sh boots without a limit of its own (the probe).
+# Anything else qemu-run.sh boots without a limit of its own (the light
+# "probe" plan of test-lpa2 has its own above).
 PB_LIMIT_BOOT_DEFAULT=600
 
 # pb_limit_boot PLAN [TIER]: the limit of one boot of PLAN.

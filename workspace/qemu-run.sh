@@ -154,7 +154,7 @@ if [ -z "$accel" ]; then
 		if [ ! -f "$cache" ]; then
 			mkdir -p "$BUILD/accel"
 			# A guest that hangs under KVM must not hang the run.
-			if boot kvm probe "$cache.log" 30 && grep -q '^PB-END rc=0' "$cache.log"; then
+			if boot kvm probe "$cache.log" "$PB_LIMIT_KVM_PROBE" && grep -q '^PB-END rc=0' "$cache.log"; then
 				echo kvm >"$cache"
 			else
 				echo tcg >"$cache"

@@ -22,6 +22,9 @@ set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
+# The time limits (workspace/limits.sh).
+# shellcheck source=workspace/limits.sh
+. "$top/workspace/limits.sh"
 spatch=${SPATCH:-spatch}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -105,7 +108,7 @@ coccicheck() {	# name mode dir
 	local cocci
 	cocci=$(find "$top/scripts/coccinelle" -name "$name.cocci" | head -1)
 	mkdir -p "$tmp/o"
-	timeout 600 make -s -C "$TREE" coccicheck MODE="$mode" \
+	timeout "$PB_LIMIT_COCCICHECK" make -s -C "$TREE" coccicheck MODE="$mode" \
 		COCCI="$cocci" M="$dir" KBUILD_EXTMOD_OUTPUT="$tmp/o" \
 		> "$tmp/cc" 2> "$tmp/log"
 	rc=$?
