@@ -185,21 +185,21 @@ bench: deps ## vanilla against patched, the seed benchmarks (QUICK=1: a smoke ru
 # print the summary of what they measured (workspace/summary.py), whether
 # they passed or not.  README.md, "What make check runs", says what each
 # tier runs and what covers the full tier's steps in the gate.
-check: ## the gate (CI): host checks, one debug boot per arch, quick bench
+# $(call check-tier,TIER,ARCHES,TARGET): one tier's steps, then its summary.
+define check-tier
 	@mkdir -p $(B)/progress && date +%s >$(B)/progress/check.start
-	@rc=0; $(MAKE) -s check-steps TIER=gate ARCHES="$(CHECK_ARCHES)" \
+	@rc=0; $(MAKE) -s check-steps TIER=$(1) ARCHES="$(2)" \
 		LINT_ARCHES="$(CHECK_LINT_ARCHES)" BENCH_ARCHES="$(CHECK_BENCH_ARCHES)" || rc=$$?; \
-	$(W)/summary.py --tier gate --arches "$(CHECK_ARCHES)" --variant $(VARIANT); \
-	if [ $$rc = 0 ]; then echo "check: all passed"; else echo "check: FAILED"; fi; \
+	$(W)/summary.py --tier $(1) --arches "$(2)" --variant $(VARIANT); \
+	if [ $$rc = 0 ]; then echo "$(3): all passed"; else echo "$(3): FAILED"; fi; \
 	exit $$rc
+endef
+
+check: ## the gate (CI): host checks, one debug boot per arch, quick bench
+	$(call check-tier,gate,$(CHECK_ARCHES),check)
 
 check-full: ## the full tier: the gate's steps whole, riscv64, mm selftests vs vanilla
-	@mkdir -p $(B)/progress && date +%s >$(B)/progress/check.start
-	@rc=0; $(MAKE) -s check-steps TIER=full ARCHES="$(FULL_ARCHES)" \
-		LINT_ARCHES="$(CHECK_LINT_ARCHES)" BENCH_ARCHES="$(CHECK_BENCH_ARCHES)" || rc=$$?; \
-	$(W)/summary.py --tier full --arches "$(FULL_ARCHES)" --variant $(VARIANT); \
-	if [ $$rc = 0 ]; then echo "check-full: all passed"; else echo "check-full: FAILED"; fi; \
-	exit $$rc
+	$(call check-tier,full,$(FULL_ARCHES),check-full)
 
 # The steps: lint, test-harness, test-cocci, test-bench-unit, test-guest,
 # and the benchmark's smoke run, which boots the patched test kernels
