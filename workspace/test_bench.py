@@ -264,6 +264,21 @@ class Parse(unittest.TestCase):
 
 
 class Checks(unittest.TestCase):
+    def test_traced_flushes_prove_the_batched_unmap(self):
+        # As the x86_64 test kernel printed it in make check's quick bench.
+        t = {"bench": "pageout", "size_kb": 64, "mib": 256, "folios": 4096,
+             "pages": 65536, "flushes": 4096, "flushed_pages": 65536,
+             "events_written": 4096, "events_lost": 0}
+        self.assertEqual(checks.check_tlb(t), [])
+        self.assertEqual(checks.check_tlb(dict(t, flushes=100)), [])	# deferred
+        per_pte = checks.check_tlb(dict(t, flushes=65536, events_written=65536))
+        self.assertEqual(len(per_pte), 1)
+        self.assertIn("65536 TLB flushes for 4096 folios", per_pte[0])
+        self.assertTrue(checks.check_tlb(dict(t, events_lost=3)))
+        self.assertTrue(checks.check_tlb(dict(t, events_written=0)))
+        self.assertEqual(checks.check_tlb(dict(t, size_kb=4, flushes=65536)), [])
+        self.assertEqual(checks.check_tlb(dict(t, bench="migrate", flushes=65536)), [])
+
     def test_correct_runs_are_not_flagged(self):
         for b, kb in (("pageout", 64), ("pageout", 4), ("pageout", 2048),
                       ("mixed", 64), ("lazyfree", 64), ("madvfree", 16),

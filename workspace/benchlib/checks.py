@@ -94,3 +94,27 @@ def check_sample(s):
                 expect("setup_thp_split_pmd", folios,
                        "PMD-sized folios PTE-mapped before the munmap")
     return flags
+
+
+def check_tlb(t):
+    """List of reasons why PB-TLB record @t of the patched kernel does not
+    show the batched unmap (empty if it does, or if @t is not about it).
+
+    The untimed MADV_PAGEOUT run traced with tlb:tlb_flush: the batched
+    unmap of a large folio flushes its range at most once (reclaim may
+    defer it and flush several folios at once), the per-PTE unmap once per
+    page.  So at most one flush per folio proves the batched path ran.
+    """
+    flags = []
+    if t.get("bench") != "pageout" or t.get("size_kb", 0) <= 4:
+        return flags
+    folios, flushes = t.get("folios"), t.get("flushes")
+    if t.get("events_lost"):
+        flags.append("events_lost=%d: the trace missed flushes" % t["events_lost"])
+    if not t.get("events_written"):
+        flags.append("no tlb:tlb_flush event traced")
+    elif folios and flushes is not None and flushes > folios:
+        flags.append("%d TLB flushes for %d folios, want at most one per folio "
+                     "(the batched unmap; the per-PTE unmap flushes every page)"
+                     % (flushes, folios))
+    return flags

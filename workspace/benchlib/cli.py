@@ -8,7 +8,7 @@ import os
 import sys
 
 from .analyse import analyse, tlb_rows
-from .checks import check_sample
+from .checks import check_sample, check_tlb
 from .parse import KERNELS, load_log
 from .plot import plot
 from .report import environment, icount_run, write_report
@@ -86,6 +86,20 @@ def main(argv=None):
                            "none (matplotlib unavailable or nothing to plot)"))
 
     flagged = sum(1 for s in samples if s["flags"])
+    if args.check_counters:
+        # The patched kernel's traced flushes prove its batched unmap ran.
+        for r in runs:
+            if r.get("kernel") != "patched":
+                continue
+            for t in r["tlb"]:
+                what = "%s %s %s" % (r["arch"], t.get("bench"), fmt_size(t.get("size_kb", 0)))
+                fl = check_tlb(t)
+                for f in fl:
+                    print("check-counters: %s: %s" % (what, f), file=sys.stderr)
+                flagged += bool(fl)
+                if not fl and t.get("bench") == "pageout" and t.get("size_kb", 0) > 4:
+                    print("check-counters: %s: %s TLB flushes for %s folios: the batched "
+                          "unmap" % (what, t.get("flushes"), t.get("folios")))
     if flagged:
         print("%d samples flagged by the counter checks (see report.md)" % flagged)
     if not samples:
