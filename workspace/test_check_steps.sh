@@ -55,9 +55,15 @@ echo "boot $1 $4" >>"$LOG"
 echo "args $1 $4 limit=$6 $7" >>"$LOG"
 : >"$5"
 EOF
+# GATE_DIFFER=1: the gate's selftests differ from vanilla's in the check
+# boot (a count, rerun) and match on the rerun.
 cat >"$T/workspace/selftests-compare.sh" <<'EOF'
 #!/bin/bash
 echo "compare $1" >>"$LOG"
+if [ "${GATE_DIFFER:-0}" = 1 ] && [[ $2 == *-check-gate.log ]]; then
+	echo split_huge_page_test >"$DIFFER"
+	exit 1
+fi
 EOF
 printf '#!/bin/sh\n' >"$T/workspace/guest/plans/check"
 cp "$T/workspace/guest/plans/check" "$T/workspace/guest/plans/selftests"
@@ -155,6 +161,12 @@ expect gate '[ "$(grep "^boot\|^compare" "$T/gate.log" | tr "\n" ,)" = "boot x86
 	"the gate boots each arch's check plan, no selftests boot, and compares its selftests"
 expect gate '[ "$(grep -c "^args .* check limit=$PB_LIMIT_BOOT_GATE tier=gate,gate_selftests=split_huge_page_test$" "$T/gate.log")" = 2 ]' \
 	"with tier=gate, the gate's selftests and the gate's boot limit"
+run gretry "x86_64" TIER=gate PLANS= GATE_DIFFER=1
+expect gretry '[ $rc = 0 ]' "a gate selftest that differs and matches on its rerun passes"
+expect gretry '[ "$(grep "^boot\|^compare" "$T/gretry.log" | tr "\n" ,)" = "boot x86_64 check,compare x86_64,boot x86_64 selftests,compare x86_64," ]' \
+	"the rerun is a selftests boot of the tests that differed"
+expect gretry 'grep -q "^args x86_64 selftests limit=$PB_LIMIT_BOOT_SELFTESTS selftests=split_huge_page_test$" "$T/gretry.log"' \
+	"with only those tests"
 run full "x86_64 arm64" TIER=full PLANS= SELFTEST_ARCHES="x86_64 arm64"
 expect full '[ "$(grep "^boot\|^compare" "$T/full.log" | tr "\n" ,)" = "boot x86_64 check,boot arm64 check,boot x86_64 selftests,compare x86_64,boot arm64 selftests,compare arm64," ]' \
 	"the full tier boots the check plans, then the selftests"
