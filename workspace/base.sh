@@ -93,40 +93,35 @@ fi
 # foreign architectures stay as they are, and nothing is installed.
 # The .deb is kept in the cache like the others; with one there, no apt
 # run (trixie's busybox-static is only the guests' shell).
-rvdeb=$(ls "$DL"/busybox-static_*_riscv64.deb 2>/dev/null | tail -1 || true)
-if [[ " ${ARCHES:-} " == *" riscv64 "* ]] && [ ! -x "$BB/riscv64/busybox" ] && [ -n "$rvdeb" ]; then
-	rm -rf "$BB/riscv64.x" && mkdir -p "$BB/riscv64"
-	dpkg-deb -x "$rvdeb" "$BB/riscv64.x"
-	cp "$(find "$BB/riscv64.x" -path '*/bin/busybox' | head -1)" "$BB/riscv64/busybox"
-	rm -rf "$BB/riscv64.x"
-	msg "busybox for riscv64: $(basename "$rvdeb") (Debian 13, cached)"
-fi
 if [[ " ${ARCHES:-} " == *" riscv64 "* ]] && [ ! -x "$BB/riscv64/busybox" ]; then
-	src=$("$(dirname "$0")/deps.sh" --archive-source)
-	[ -n "$src" ] || { msg "no bookworm entry in the apt sources"; exit 1; }
-	A=$BUILD/apt-riscv64
-	rm -rf "$A" && mkdir -p "$A"/{lists/partial,archives/partial,prefs}
-	: >"$A/status"
-	key=${src#* }
-	echo "deb [arch=riscv64${key:+ signed-by=$key}] ${src%% *} trixie main" |
-		sed 's/ signed-by=-//' >"$A/sources.list"
-	aptopts=(-o "Dir::Etc::SourceList=$A/sources.list" -o Dir::Etc::SourceParts=/dev/null
-		 -o Dir::Etc::Preferences=/dev/null -o "Dir::Etc::PreferencesParts=$A/prefs"
-		 -o "Dir::State::Lists=$A/lists" -o "Dir::State::status=$A/status"
-		 -o "Dir::Cache::Archives=$A/archives" -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=
-		 -o APT::Architecture=riscv64 -o APT::Architectures::=riscv64
-		 -o APT::Sandbox::User=root)
-	apt-get -qq "${aptopts[@]}" update
-	tmp=$(mktemp -d "$DL/.download.XXXXXX")
-	(cd "$tmp" && apt-get -qq "${aptopts[@]}" download busybox-static >/dev/null)
-	mv "$tmp"/busybox-static_*_riscv64.deb "$DL/"
-	rm -rf "$tmp"
-	deb=$(ls "$DL"/busybox-static_*_riscv64.deb | tail -1)
+	deb=$(ls "$DL"/busybox-static_*_riscv64.deb 2>/dev/null | tail -1 || true)
+	if [ -z "$deb" ]; then
+		src=$("$(dirname "$0")/deps.sh" --archive-source)
+		[ -n "$src" ] || { msg "no bookworm entry in the apt sources"; exit 1; }
+		A=$BUILD/apt-riscv64
+		rm -rf "$A" && mkdir -p "$A"/{lists/partial,archives/partial,prefs}
+		: >"$A/status"
+		key=${src#* }
+		echo "deb [arch=riscv64${key:+ signed-by=$key}] ${src%% *} trixie main" |
+			sed 's/ signed-by=-//' >"$A/sources.list"
+		aptopts=(-o "Dir::Etc::SourceList=$A/sources.list" -o Dir::Etc::SourceParts=/dev/null
+			 -o Dir::Etc::Preferences=/dev/null -o "Dir::Etc::PreferencesParts=$A/prefs"
+			 -o "Dir::State::Lists=$A/lists" -o "Dir::State::status=$A/status"
+			 -o "Dir::Cache::Archives=$A/archives" -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=
+			 -o APT::Architecture=riscv64 -o APT::Architectures::=riscv64
+			 -o APT::Sandbox::User=root)
+		apt-get -qq "${aptopts[@]}" update
+		tmp=$(mktemp -d "$DL/.download.XXXXXX")
+		(cd "$tmp" && apt-get -qq "${aptopts[@]}" download busybox-static >/dev/null)
+		mv "$tmp"/busybox-static_*_riscv64.deb "$DL/"
+		rm -rf "$tmp" "$A"
+		deb=$(ls "$DL"/busybox-static_*_riscv64.deb | tail -1)
+	fi
 	rm -rf "$BB/riscv64.x" && mkdir -p "$BB/riscv64"
 	dpkg-deb -x "$deb" "$BB/riscv64.x"
 	# trixie has merged /usr: usr/bin/busybox
 	cp "$(find "$BB/riscv64.x" -path '*/bin/busybox' | head -1)" "$BB/riscv64/busybox"
-	rm -rf "$BB/riscv64.x" "$A"
+	rm -rf "$BB/riscv64.x"
 	msg "busybox for riscv64: $(basename "$deb") (Debian 13)"
 fi
 

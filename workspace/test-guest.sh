@@ -125,10 +125,11 @@ runs() {	# the boots to come: "arch plan" lines
 }
 total=$(runs | wc -l)
 
-# compare ARCH KERNEL INITRD: ARCH's selftests log against vanilla's
-# results, and the rerun of the tests that differ.
+# compare ARCH KERNEL INITRD LOG [NAMES]: the selftests results in LOG (of
+# the tests NAMES, default all) against vanilla's, and the rerun of the
+# tests that differ.
 compare() {
-	local baseline='' vlog differ
+	local baseline='' vlog differ=${4%.log}.differ
 	if ! grep -q "^$1 " "$REPO/workspace/guest/selftests.baseline" 2>/dev/null; then
 		# No recorded vanilla results for this arch: measure them now,
 		# on the vanilla kernel of the same variant.
@@ -141,9 +142,8 @@ compare() {
 			"$BUILD/initramfs-$1.cpio.gz" selftests "$vlog" "$(limit selftests)" "${PBARGS:-}" || return 1
 		BASELINE=$baseline "$REPO/workspace/selftests-compare.sh" "$1" "$vlog" --record || return 1
 	fi
-	differ=$LOGS/$1-patched-$VARIANT-selftests.differ
-	BASELINE=$baseline DIFFER=$differ "$REPO/workspace/selftests-compare.sh" \
-		"$1" "$LOGS/$1-patched-$VARIANT-selftests.log" && return 0
+	BASELINE=$baseline DIFFER=$differ ONLY=${5:-} "$REPO/workspace/selftests-compare.sh" \
+		"$1" "$4" && return 0
 	retry "$1" "$2" "$3" "$baseline" "$differ"
 }
 
@@ -179,11 +179,10 @@ for plan in $PLANS; do
 		if [ "$plan" = check ] && ! in_list "$MIGRATE_ARCHES" "$arch"; then
 			args=migrate=0${args:+,$args}
 		fi
-		if [ "$plan" = check ] && [ "$TIER" = gate ]; then
-			g=${GATE_SELFTESTS// /+}
-			args=tier=gate${g:+,gate_selftests=$g}${args:+,$args}
-		elif [ "$plan" = check ]; then
-			args=tier=$TIER${args:+,$args}
+		if [ "$plan" = check ]; then
+			g=
+			[ "$TIER" = gate ] && g=${GATE_SELFTESTS// /+}
+			args=tier=$TIER${g:+,gate_selftests=$g}${args:+,$args}
 		fi
 		run "guest-$arch-patched-$VARIANT-$plan$(key_tier "$plan")" "boot $i/$total, $arch $plan" "$then" \
 			"$arch" "$kernel" "$initrd" "$plan" "$log" "$(limit "$plan")" "$args" || rc=1
@@ -198,17 +197,11 @@ for plan in $PLANS; do
 		fi
 		grep -h '^# SUMMARY' "$log" | sed "s/^/guest: $arch $plan: /"
 		if [ "$plan" = selftests ]; then
-			compare "$arch" "$kernel" "$initrd" || rc=1
+			compare "$arch" "$kernel" "$initrd" "$log" || rc=1
 		elif [ "$plan" = check ] && [ "$TIER" = gate ] && [ -n "$GATE_SELFTESTS" ]; then
-			# Against the recorded vanilla results, as the full tier
-			# compares its selftests boots: a test that is missing or
-			# fails a case vanilla passes fails; one whose pass or
-			# skip count differs runs once more, alone, on a fresh
-			# boot (retry), and fails if the difference repeats.
-			differ=$LOGS/$arch-patched-$VARIANT-check-gate.differ
-			ONLY=$GATE_SELFTESTS DIFFER=$differ \
-				"$REPO/workspace/selftests-compare.sh" "$arch" "$log" ||
-				retry "$arch" "$kernel" "$initrd" "" "$differ" || rc=1
+			# The gate's selftests, compared as the selftests boots'
+			# are (a test missing from the log fails).
+			compare "$arch" "$kernel" "$initrd" "$log" "$GATE_SELFTESTS" || rc=1
 		fi
 	done
 done
