@@ -96,6 +96,12 @@ def check_sample(s):
     return flags
 
 
+def tlb_checked(t):
+    """Whether PB-TLB record @t is one check_tlb() judges: the unmap of
+    large folios by MADV_PAGEOUT."""
+    return t.get("bench") == "pageout" and t.get("size_kb", 0) > 4
+
+
 def check_tlb(t):
     """List of reasons why PB-TLB record @t of the patched kernel does not
     show the batched unmap (empty if it does, or if @t is not about it).
@@ -106,7 +112,7 @@ def check_tlb(t):
     page.  So at most one flush per folio proves the batched path ran.
     """
     flags = []
-    if t.get("bench") != "pageout" or t.get("size_kb", 0) <= 4:
+    if not tlb_checked(t):
         return flags
     folios, flushes = t.get("folios"), t.get("flushes")
     if t.get("events_lost"):

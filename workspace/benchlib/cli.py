@@ -8,7 +8,7 @@ import os
 import sys
 
 from .analyse import analyse, tlb_rows
-from .checks import check_sample, check_tlb
+from .checks import check_sample, check_tlb, tlb_checked
 from .parse import KERNELS, load_log
 from .plot import plot
 from .report import environment, icount_run, write_report
@@ -97,7 +97,7 @@ def main(argv=None):
                 for f in fl:
                     print("check-counters: %s: %s" % (what, f), file=sys.stderr)
                 flagged += bool(fl)
-                if not fl and t.get("bench") == "pageout" and t.get("size_kb", 0) > 4:
+                if not fl and tlb_checked(t):
                     print("check-counters: %s: %s TLB flushes for %s folios: the batched "
                           "unmap" % (what, t.get("flushes"), t.get("folios")))
     if flagged:
