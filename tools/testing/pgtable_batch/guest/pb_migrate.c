@@ -18,6 +18,9 @@
  * on part of the region (migration of the pinned folios fails and every
  * PTE comes back as it was); failures injected after the unmap
  * (fail_migrate: the PTEs come back from the migration entries); the
+ * same with the accessed bit differing within every folio (unmapped in
+ * several batches: the restored folios must not stay marked partially
+ * mapped); an mlock()ed region (the folios stay mlocked); the
  * status move_pages() returns for every page of the region; the
  * statuses of pages queued without a lookup of their own; a
  * writer on another CPU while the region migrates back and forth;
@@ -43,6 +46,12 @@
 
 #include "kselftest.h"
 #include "common.h"
+
+#ifdef __x86_64__
+#define IS_X86 1
+#else
+#define IS_X86 0
+#endif
 
 #define MPOL_PREFERRED	1
 #define MPOL_MF_MOVE	(1 << 1)
@@ -641,6 +650,37 @@ static long fail_migrate_injected(void)
 }
 
 /*
+ * Arm fail_migrate for this task only, at probability 0.  Returns false
+ * (the case skips) on a kernel without CONFIG_FAIL_MIGRATE.
+ */
+static bool fail_migrate_setup(const char *what)
+{
+	char val[16];
+
+	if (access(FAIL_MIGRATE, F_OK)) {
+		ksft_print_msg("%s: no %s (kernel without CONFIG_FAIL_MIGRATE)\n",
+			       what, FAIL_MIGRATE);
+		return false;
+	}
+	snprintf(val, sizeof(val), "%ld", FI_TIMES);
+	if (pb_write_str(FAIL_MIGRATE "/probability", "0") ||
+	    pb_write_str(FAIL_MIGRATE "/interval", "1") ||
+	    pb_write_str(FAIL_MIGRATE "/space", "0") ||
+	    pb_write_str(FAIL_MIGRATE "/verbose", "0") ||
+	    pb_write_str(FAIL_MIGRATE "/times", val) ||
+	    pb_write_str(FAIL_MIGRATE "/task-filter", "Y") ||
+	    pb_write_str("/proc/self/make-it-fail", "1"))
+		ksft_exit_fail_msg("fail_migrate: setup: %s\n", strerror(errno));
+	return true;
+}
+
+static void fail_migrate_teardown(void)
+{
+	pb_write_str("/proc/self/make-it-fail", "0");
+	pb_write_str(FAIL_MIGRATE "/times", "-1");
+}
+
+/*
  * Migration failing after the unmap (fail_migrate, CONFIG_FAIL_MIGRATE),
  * injected into this task only.  At 100 % the move of every folio fails
  * with -EAGAIN once its PTEs are migration entries, until migrate_pages()
@@ -657,24 +697,11 @@ static enum pb_result test_inject(struct pb_ctx *c)
 	struct stats st;
 	uint32_t *gen;
 	int *status, home;
-	char *p, val[16];
 	bool sd;
+	char *p;
 
-	if (access(FAIL_MIGRATE, F_OK)) {
-		ksft_print_msg("inject: no %s (kernel without CONFIG_FAIL_MIGRATE)\n",
-			       FAIL_MIGRATE);
+	if (!fail_migrate_setup("inject"))
 		return PB_SKIP;
-	}
-	snprintf(val, sizeof(val), "%ld", FI_TIMES);
-	if (pb_write_str(FAIL_MIGRATE "/probability", "0") ||
-	    pb_write_str(FAIL_MIGRATE "/interval", "1") ||
-	    pb_write_str(FAIL_MIGRATE "/space", "0") ||
-	    pb_write_str(FAIL_MIGRATE "/verbose", "0") ||
-	    pb_write_str(FAIL_MIGRATE "/times", val) ||
-	    pb_write_str(FAIL_MIGRATE "/task-filter", "Y") ||
-	    pb_write_str("/proc/self/make-it-fail", "1"))
-		ksft_exit_fail_msg("fail_migrate: setup: %s\n", strerror(errno));
-
 	p = pb_region(c);
 	gen = pb_gens(c);
 	status = calloc(c->npages, sizeof(*status));
@@ -707,8 +734,7 @@ static enum pb_result test_inject(struct pb_ctx *c)
 	bad += round_trips(c, "inject", p, NULL, 1);
 	fail_migrate_set(0);
 	injected = fail_migrate_injected() - failed_all;
-	pb_write_str("/proc/self/make-it-fail", "0");
-	pb_write_str(FAIL_MIGRATE "/times", "-1");
+	fail_migrate_teardown();
 	ksft_print_msg("inject: 30%%: %ld failures injected\n", injected);
 	if (injected <= 0) {
 		ksft_print_msg("inject: no failure injected at 30%%\n");
@@ -721,6 +747,145 @@ static enum pb_result test_inject(struct pb_ctx *c)
 	bad += verify("inject", p, c->npages, gen);
 	munmap(p, c->len);
 	free(status);
+	free(gen);
+	return bad ? PB_FAIL : PB_PASS;
+}
+
+/*
+ * A folio whose PTEs differ in the accessed bit, as after aging, is
+ * unmapped by migration in several batches (the accessed bit is kept per
+ * entry where the migration entry holds it); unmapping a folio in part
+ * marks it partially mapped.  With every move failing (fail_migrate at
+ * 100 %) the source is mapped again in full and must not stay marked:
+ * nr_anon_partially_mapped comes back to where it was, and the next
+ * migration moves the folios without splitting them.  On arm64 ptep_get()
+ * reports a folded block's merged accessed bit, so there the folios are
+ * one batch each.
+ */
+static enum pb_result test_aged(struct pb_ctx *c)
+{
+	size_t nf = c->npages / c->ppf, bad = 0, i, on;
+	unsigned long pm0, pm1;
+	volatile char sink;
+	struct stats st, st1;
+	uint32_t *gen;
+	int *status, home;
+	char *p;
+
+	if (c->kb == 4)
+		return PB_SKIP;
+	if (!fail_migrate_setup("aged"))
+		return PB_SKIP;
+	p = pb_region(c);
+	gen = pb_gens(c);
+	status = calloc(c->npages, sizeof(*status));
+	if (!status)
+		ksft_exit_fail_msg("out of memory\n");
+	stats_get(c, &st);
+	fill(p, c->npages, gen, 1);
+	home = settle(c, p);
+	pm0 = pb_mthp_stat(c->kb, "nr_anon_partially_mapped");
+
+	/*
+	 * Clear every accessed bit, then read the second half of each folio.
+	 * MADV_COLD flushes the TLB after clearing (clear_refs does not:
+	 * a read through a cached translation would not set the bit again).
+	 */
+	if (madvise(p, c->len, MADV_COLD))
+		ksft_exit_fail_msg("MADV_COLD: %s\n", strerror(errno));
+	for (i = 0; i < c->npages; i++)
+		if (i % c->ppf >= c->ppf / 2)
+			sink = p[i * pb_pagesize];
+	(void)sink;
+
+	fail_migrate_set(100);
+	on = move_each_folio(c, p, !home, status);
+	fail_migrate_set(0);
+	fail_migrate_teardown();
+	pm1 = pb_mthp_stat(c->kb, "nr_anon_partially_mapped");
+	ksft_print_msg("aged: 100%%: %zu of %zu pages moved, nr_anon_partially_mapped %lu before, %lu after\n",
+		       on, c->npages, pm0, pm1);
+	stats_get(c, &st1);
+	ksft_print_msg("aged: 100%%: split_deferred +%lu for %zu folios\n",
+		       st1.deferred - st.deferred, nf);
+	/*
+	 * The folios must have been unmapped in several batches, each marked
+	 * partially mapped on the way: once per attempt (migrate_pages()
+	 * tries asynchronously, then synchronously).  x86 keeps the accessed
+	 * bit per migration entry and batches by it; on arm64 a folded block
+	 * reports its merged bit and is one batch.
+	 */
+	if (IS_X86 && st1.deferred - st.deferred < nf) {
+		ksft_print_msg("aged: fewer folios marked than folios: the accessed bits did not differ\n");
+		bad++;
+	}
+	bad += check_mapped(c, "aged", p);
+	if (on) {
+		ksft_print_msg("aged: pages moved although every move failed\n");
+		bad++;
+	}
+	if (pm1 != pm0) {
+		ksft_print_msg("aged: %ld folios left marked partially mapped\n",
+			       (long)(pm1 - pm0));
+		bad++;
+	}
+	bad += verify("aged: restored", p, c->npages, gen);
+
+	bad += round_trips(c, "aged", p, NULL, 1);
+	stats_report(c, "aged", &st);
+	bad += folios_intact(c, "aged", &st, nf);
+	bad += verify("aged", p, c->npages, gen);
+	munmap(p, c->len);
+	free(status);
+	free(gen);
+	return bad ? PB_FAIL : PB_PASS;
+}
+
+/*
+ * An mlock()ed region: a large folio whose migration entries are restored
+ * by one run covering the whole folio is mapped with one
+ * folio_add_anon_rmap_ptes() of the folio, which mlocks it as a fault
+ * mapping the whole folio would (a folio fully mapped in a VM_LOCKED
+ * VMA).  The per-PTE restore maps one page at a time and never mlocks a
+ * large destination: on 7.3 Mlocked falls by the region's size until
+ * reclaim finds the folios and mlocks them again.  Here Mlocked must stay,
+ * within half the region.
+ */
+static enum pb_result test_mlocked(struct pb_ctx *c)
+{
+	long before, after, region_kb = c->len / 1024;
+	uint32_t *gen;
+	size_t bad = 0;
+	struct stats st;
+	char *p;
+
+	p = pb_region(c);
+	gen = pb_gens(c);
+	stats_get(c, &st);
+	fill(p, c->npages, gen, 1);
+	if (mlock(p, c->len)) {
+		ksft_print_msg("mlocked: mlock: %s\n", strerror(errno));
+		munmap(p, c->len);
+		free(gen);
+		return PB_SKIP;
+	}
+	pb_lru_drain_all();
+	before = pb_meminfo("Mlocked");
+	bad += round_trips(c, "mlocked", p, NULL, 1);
+	pb_lru_drain_all();
+	after = pb_meminfo("Mlocked");
+	ksft_print_msg("mlocked: Mlocked %ld kB before, %ld kB after (region %ld kB)\n",
+		       before, after, region_kb);
+	if (after < before - region_kb / 2) {
+		ksft_print_msg("mlocked: %ld kB no longer mlocked after the migration\n",
+			       before - after);
+		bad++;
+	}
+	stats_report(c, "mlocked", &st);
+	bad += folios_intact(c, "mlocked", &st, c->len / c->fsz);
+	bad += verify("mlocked", p, c->npages, gen);
+	munlock(p, c->len);
+	munmap(p, c->len);
 	free(gen);
 	return bad ? PB_FAIL : PB_PASS;
 }
@@ -1116,6 +1281,8 @@ static const struct test tests[] = {
 	{ "hole", test_hole },
 	{ "pinned", test_pinned },
 	{ "inject", test_inject },
+	{ "aged", test_aged },
+	{ "mlocked", test_mlocked },
 	{ "status", test_status },
 	{ "lookup", test_lookup },
 	{ "race", test_race },
