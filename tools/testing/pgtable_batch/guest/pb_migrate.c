@@ -763,8 +763,9 @@ static enum pb_result test_inject(struct pb_ctx *c)
  * 100 %) the source is mapped again in full and must not stay marked:
  * nr_anon_partially_mapped comes back to where it was, and the next
  * migration moves the folios without splitting them.  On arm64 ptep_get()
- * reports a folded block's merged accessed bit, so there the folios are
- * one batch each.
+ * reports a folded block's merged accessed bit, so there folios of 64K
+ * and more (folded) are one batch each, and only the smaller ones reach
+ * the undo path this case is about.
  */
 static enum pb_result test_aged(struct pb_ctx *c)
 {
