@@ -62,6 +62,8 @@ variables (default):
   BOOTS=N                   bench: boots per kernel (4, QUICK=1: 2)
   AA=1                      bench: vanilla against vanilla (the method's noise)
   ICOUNT=N                  bench: QEMU -icount shift=N (instruction counts)
+  BENCH_CONFIG=distro       bench: distro (Debian's options, -O2) or tiny (tinyconfig, -Os)
+  GOALS=1                   bench: fail below the icount no-regression goals
   FUNC=try_to_unmap_one     profile: the kernel function whose calls are counted
   BISECT_FROM=N BISECT_TO=M bisect-check: a range of the series' commits
   JOBS=N                    parallel jobs of a kernel build (nproc)

@@ -5,8 +5,9 @@
 #
 # The seed benchmarks, vanilla 7.3 against the patched tree, on every arch
 # of $ARCHES.  Builds both kernels (variant $VARIANT, "bench" by default:
-# no debug options), then boots them alternately (vanilla, patched,
-# vanilla, patched, ...) so that drift of the host hits both, runs the
+# no debug options, built as Debian builds its kernels; BENCH_CONFIG=tiny
+# for the tinyconfig-based ones), then boots them alternately (vanilla,
+# patched, vanilla, patched, ...) so that drift of the host hits both, runs the
 # "bench" guest plan (or "bench-quick") in each boot, and hands every
 # console log to bench.py for the statistics, the report and the plot.
 #
@@ -41,10 +42,18 @@ BUILD=${BUILD:-$REPO/build}
 ARCHES=${ARCHES:-x86_64 arm64}
 quick=0
 [ "${1:-}" = --quick ] && quick=1
+# BENCH_CONFIG=tiny: the tinyconfig-based bench kernels (-Os) of the
+# earlier tables, for comparison; the default is the distribution-like
+# one (workspace/configs/distro.config).
+case ${BENCH_CONFIG:-distro} in
+distro) bench_variant=bench ;;
+tiny) bench_variant=bench-tiny ;;
+*) echo "bench: BENCH_CONFIG is distro or tiny, not \"$BENCH_CONFIG\"" >&2; exit 2 ;;
+esac
 if [ $quick = 1 ]; then
-	VARIANT=${VARIANT:-bench}; PLAN=bench-quick; BOOTS=${BOOTS:-2}
+	VARIANT=${VARIANT:-$bench_variant}; PLAN=bench-quick; BOOTS=${BOOTS:-2}
 else
-	VARIANT=${VARIANT:-bench}; PLAN=bench; BOOTS=${BOOTS:-4}
+	VARIANT=${VARIANT:-$bench_variant}; PLAN=bench; BOOTS=${BOOTS:-4}
 fi
 # shellcheck source=workspace/limits.sh
 . "$REPO/workspace/limits.sh"
@@ -98,6 +107,31 @@ else
 	make -s -C "$REPO" vanilla patched initramfs VARIANT="$VARIANT" ARCHES="$ARCHES"
 fi
 
+# The kernel configuration a boot measured, in the options that matter
+# here (the report prints it beside each kernel).
+kconfig_summary() {
+	local c=$1 opt pre model thp
+	opt=-O2
+	grep -q '^CONFIG_CC_OPTIMIZE_FOR_SIZE=y' "$c" && opt=-Os
+	model=$(sed -n 's/^CONFIG_PREEMPT\(_NONE\|_VOLUNTARY\|_LAZY\|\)=y/\1/p' "$c" | head -1)
+	pre=preempt${model:-?}; pre=${pre/preempt_/preempt-}; pre=${pre,,}
+	thp=$(sed -n 's/^CONFIG_TRANSPARENT_HUGEPAGE_\(ALWAYS\|MADVISE\|NEVER\)=y/\1/p' "$c")
+	printf '%s %s, %s, %s, HZ=%s, NR_CPUS=%s, THP %s%s%s%s%s' \
+		"$VARIANT" "$([ "$VARIANT" = bench ] && echo "(distribution-like)" ||
+			echo "(tinyconfig-based)")" "$opt" \
+		"$(grep -q '^CONFIG_SLUB_TINY=y' "$c" && echo SLUB_TINY || echo SLUB)" \
+		"$(sed -n 's/^CONFIG_HZ=//p' "$c")" "$(sed -n 's/^CONFIG_NR_CPUS=//p' "$c")" \
+		"${thp,,}" ", $pre" \
+		"$(grep -q '^CONFIG_MEMCG=y' "$c" && echo ", MEMCG" || echo ", no MEMCG")" \
+		"$(grep -q '^CONFIG_NUMA_BALANCING=y' "$c" && echo ", NUMA_BALANCING")" \
+		"$(grep -q '^CONFIG_LRU_GEN_ENABLED=y' "$c" && echo ", LRU_GEN")"
+}
+
+# The distribution-like fragments against Debian's configuration.
+if [ "$VARIANT" = bench ]; then
+	"$REPO/workspace/distro-config.sh" "$ARCHES"
+fi
+
 rm -rf "$LOGS" && mkdir -p "$LOGS"
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 # Each boot runs under progress.py, which streams the plan's PB-PROGRESS
@@ -130,10 +164,12 @@ for arch in $ARCHES; do
 				"$PLAN" "$log" "$TIMEOUT" "boots=$BOOTS${PBARGS:+,$PBARGS}" || rc=$?
 			took[$key]=$(($(date +%s) - s))
 			release=$(cat "$BUILD/o/$arch-$kind-$VARIANT/include/config/kernel.release")
+			config=$(kconfig_summary "$BUILD/o/$arch-$kind-$VARIANT/.config")
 			cat >"$log.meta.json" <<-META
 			{"arch": "$arch", "kernel": "$kind", "boot": $b, "plan": "$PLAN",
 			 "variant": "$VARIANT", "accel": "$(cat "$log.accel")",
-			 "release": "$release", "host_cpu": "$cpu", "quick": $quick,
+			 "release": "$release", "config": "$config",
+			 "host_cpu": "$cpu", "quick": $quick,
 			 "seconds": ${took[$key]}, "rc": $rc}
 			META
 			[ $rc = 0 ] || { say "boot failed: $log"; exit 1; }
@@ -155,6 +191,8 @@ if [ "$AA" = 1 ]; then
 else
 	check=
 	[ "$KERNELS" = patched ] && check=--check-counters
+	# GOALS=1: fail below the icount no-regression goals (make check-full).
+	[ -n "${GOALS:-}" ] && check="$check --goals"
 	"$REPO/workspace/bench.py" $check --out "$OUT" "$LOGS"/*.log
 fi
 say "done in $(elapsed) ($nboots boots): report, JSON and plot in $OUT"

@@ -5,8 +5,10 @@
 #
 # Configure (tinyconfig + the fragments in workspace/configs/) and build a
 # guest kernel out of tree with ccache.  VARIANT is "test" (debug checks
-# and KUnit) or "bench" (no debug options).  With no targets, builds the
-# boot image; otherwise builds the given targets (e.g. mm/rmap.o).
+# and KUnit), "bench" (no debug options, distribution-like: distro.config)
+# or "bench-tiny" (no debug options, tinyconfig as it is).  With no
+# targets, builds the boot image; otherwise builds the given targets (e.g.
+# mm/rmap.o).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,7 +27,12 @@ case $VARIANT in
 test) FRAGS="$CFG/common.config $CFG/$ARCH.config $CFG/debug.config"
 	# Debug options only some arches can afford (KASAN on x86_64).
 	[ -f "$CFG/$ARCH-debug.config" ] && FRAGS="$FRAGS $CFG/$ARCH-debug.config" ;;
-bench) FRAGS="$CFG/common.config $CFG/$ARCH.config $CFG/bench.config" ;;
+# bench: as distributions build (distro.config, Debian's values);
+# bench-tiny: the tinyconfig-based bench kernel of earlier tables (-Os,
+# SLUB_TINY, no cgroups), for comparison (make bench BENCH_CONFIG=tiny).
+bench) FRAGS="$CFG/common.config $CFG/$ARCH.config $CFG/bench.config $CFG/distro.config"
+	[ -f "$CFG/$ARCH-distro.config" ] && FRAGS="$FRAGS $CFG/$ARCH-distro.config" ;;
+bench-tiny) FRAGS="$CFG/common.config $CFG/$ARCH.config $CFG/bench.config" ;;
 *) echo "kbuild: unknown variant $VARIANT" >&2; exit 1 ;;
 esac
 # PB_CONFIGS="name.config ...": fragments of workspace/configs/ merged

@@ -348,6 +348,39 @@ class Checks(unittest.TestCase):
         self.assertEqual(checks.check_sample(s), [])
 
 
+class Goals(unittest.TestCase):
+    def rows(self, arch, **speedups):
+        out = []
+        for key, r in speedups.items():
+            bench, size = key.rsplit("_", 1)
+            out.append(dict(arch=arch, bench=bench, size_kb=int(size), mib=256,
+                            speedup=r, ci_low=r - 0.001, ci_high=r + 0.001))
+        return out
+
+    def test_every_goal_met(self):
+        rows = self.rows("x86_64", pageout_4=1.0, pageout_64=1.3, lazyfree_64=1.0,
+                         migrate_4=0.999, migrate_64=1.7)
+        self.assertEqual(analyse.goal_failures(rows, ["x86_64", "riscv64"]), [])
+
+    def test_below_goal_and_missing_point_fail(self):
+        # arm64's pageout 64K goal (1.35) is above x86_64's (1.25).
+        rows = self.rows("arm64", pageout_4=0.997, pageout_64=1.3, lazyfree_64=1.0,
+                         migrate_64=2.6)
+        got = analyse.goal_failures(rows, ["arm64"])
+        self.assertEqual(len(got), 3, got)
+        self.assertTrue(any(g.startswith("arm64 pageout 4K: 0.997") for g in got))
+        self.assertTrue(any(g.startswith("arm64 pageout 64K: 1.300") for g in got))
+        self.assertTrue(any("migrate 4K: not measured" in g for g in got))
+
+    def test_one_kernel_only_is_not_measured(self):
+        rows = self.rows("x86_64", pageout_4=1.0, pageout_64=1.3, lazyfree_64=1.0,
+                         migrate_4=1.0, migrate_64=1.7)
+        rows[0]["speedup"] = None
+        got = analyse.goal_failures(rows, ["x86_64"])
+        self.assertEqual(got, ["x86_64 pageout 4K: not measured on both kernels "
+                               "(goal 0.998)"])
+
+
 if __name__ == "__main__":
     # The analysis and output parts are tested in test_bench_output.py.
     import test_bench_output

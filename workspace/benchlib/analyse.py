@@ -80,6 +80,44 @@ def seed_for(bench, size, arch):
     return SEEDS.get((bench, size, arch)) or SEEDS.get((bench, size, None))
 
 
+# The no-regression points of the full check tier (make check-full runs
+# them under -icount on the distribution-like bench kernels, bench.py
+# --goals): vanilla/patched instructions at least this.
+ICOUNT_GOALS = {
+    ("pageout", 4, None): 0.998,
+    ("pageout", 64, "x86_64"): 1.25,
+    ("pageout", 64, "arm64"): 1.35,
+    ("lazyfree", 64, None): 0.998,
+    ("migrate", 4, None): 0.998,
+    ("migrate", 64, "x86_64"): 1.6,
+    ("migrate", 64, "arm64"): 2.5,
+}
+ICOUNT_GOAL_ARCHES = ("x86_64", "arm64")
+
+
+def goal_failures(rows, arches):
+    """The ICOUNT_GOALS points of the given arches that were not measured
+    on both kernels or whose speedup is below the goal, as text."""
+    out = []
+    for arch in arches:
+        if arch not in ICOUNT_GOAL_ARCHES:
+            continue
+        for (bench, size, garch), goal in sorted(ICOUNT_GOALS.items(),
+                                                 key=lambda kv: (kv[0][0], kv[0][1])):
+            if garch not in (None, arch):
+                continue
+            got = [r for r in rows if (r["arch"], r["bench"], r["size_kb"]) ==
+                   (arch, bench, size) and r["speedup"] is not None]
+            what = "%s %s %dK" % (arch, bench, size)
+            if not got:
+                out.append("%s: not measured on both kernels (goal %.3f)" % (what, goal))
+            for r in got:
+                if r["speedup"] < goal:
+                    out.append("%s: %.3f [%.3f, %.3f], below its goal %.3f" % (
+                        what, r["speedup"], r["ci_low"], r["ci_high"], goal))
+    return out
+
+
 def migration_goal(bench, size, arch):
     return (MIGRATION_GOALS.get((bench, size, arch)) or
             MIGRATION_GOALS.get((bench, size, None)))

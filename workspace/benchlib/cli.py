@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-from .analyse import analyse, tlb_rows
+from .analyse import ICOUNT_GOALS, analyse, goal_failures, tlb_rows
 from .checks import check_sample, check_tlb, tlb_checked
 from .parse import KERNELS, load_log
 from .plot import plot
@@ -31,6 +31,9 @@ def main(argv=None):
     ap.add_argument("--check-counters", action="store_true",
                     help="exit 2 if a counter check flags a sample (the path a "
                          "run is about did not run), paired or not")
+    ap.add_argument("--goals", action="store_true",
+                    help="exit 3 if a no-regression point of the icount goals "
+                         "(analyse.ICOUNT_GOALS) was not measured or is below its goal")
     args = ap.parse_args(argv)
 
     out = args.out or os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -111,6 +114,19 @@ def main(argv=None):
                for r in rows if r["regression"] and r["ci_high"] < 1]
     for p in problems:
         print("error: " + p, file=sys.stderr)
+    if args.goals:
+        if not icount_run(env):
+            print("goals: the goals are instruction counts; this run is not under "
+                  "-icount", file=sys.stderr)
+            return 3
+        missed = goal_failures(rows, sorted({r["arch"] for r in runs}))
+        for m in missed:
+            print("goals: " + m, file=sys.stderr)
+        if missed:
+            return 3
+        print("goals: %d no-regression points at or above their goals" % sum(
+            1 for a in {r["arch"] for r in runs} for (_, _, ga) in ICOUNT_GOALS
+            if ga in (None, a)))
     if args.check_counters and flagged:
         print("check-counters: %d flagged samples" % flagged, file=sys.stderr)
         if not args.strict:

@@ -54,6 +54,8 @@ def environment(runs):
         kv = r.get("kernel_version") or r.get("guest_release") or "unknown"
         if r.get("kernel_commit"):
             kv += " (%s)" % r["kernel_commit"]
+        if r.get("config"):
+            kv += "; config: %s" % r["config"]
         e["kernels"].setdefault(r.get("kernel"), set()).add(kv)
         e["boots"].setdefault(r.get("kernel"), set()).add(r["boot"])
         if r.get("qemu"):

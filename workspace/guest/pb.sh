@@ -54,3 +54,34 @@ pb_mthp_sizes() {
 	ls -d /sys/kernel/mm/transparent_hugepage/hugepages-*kB 2>/dev/null |
 		sed 's/.*hugepages-\([0-9]*\)kB/\1/' | sort -n
 }
+
+# pb_bench_env TAG: the bench kernels' runtime setting, printed as
+# "# TAG ..." lines.  The plan's shell (and so every workload it starts)
+# moves into a non-root memory cgroup, as systemd runs every service and
+# session, where the kernel has the memory controller (the distribution-
+# like bench kernels; the tinyconfig ones have no cgroups).  NUMA
+# balancing, built in and on by default there as in Debian, is turned off
+# for the measurement unless pbargs has numa_balancing=1: its scanner
+# would unmap and migrate the pages the workloads are measured on.
+pb_bench_env() {
+	local cg=/sys/fs/cgroup
+	if grep -qw cgroup2 /proc/filesystems; then
+		mkdir -p $cg
+		mount -t cgroup2 cgroup2 $cg 2>/dev/null
+		if grep -qw memory $cg/cgroup.controllers 2>/dev/null; then
+			echo +memory >$cg/cgroup.subtree_control &&
+				mkdir -p $cg/pb && echo $$ >$cg/pb/cgroup.procs ||
+				{ echo "# $1 cgroup: cannot enter $cg/pb"; return 1; }
+			echo "# $1 cgroup: $(cat /proc/self/cgroup) (memory controller on)"
+		else
+			echo "# $1 cgroup: none (no memory controller)"
+		fi
+	else
+		echo "# $1 cgroup: none (no cgroup2)"
+	fi
+	if [ -w /proc/sys/kernel/numa_balancing ]; then
+		echo "$(pb_arg numa_balancing 0)" >/proc/sys/kernel/numa_balancing
+		echo "# $1 numa_balancing: $(cat /proc/sys/kernel/numa_balancing)"
+	fi
+	return 0
+}
