@@ -79,6 +79,10 @@ pb_bench_env() {
 	else
 		echo "# $1 cgroup: none (no cgroup2)"
 	fi
+	# Page table isolation (x86_64 PTI, arm64 KPTI) doubles the user
+	# address space's TLB maintenance where it is on.
+	[ -r /sys/devices/system/cpu/vulnerabilities/meltdown ] &&
+		echo "# $1 meltdown: $(cat /sys/devices/system/cpu/vulnerabilities/meltdown)"
 	if [ -w /proc/sys/kernel/numa_balancing ]; then
 		echo "$(pb_arg numa_balancing 0)" >/proc/sys/kernel/numa_balancing
 		echo "# $1 numa_balancing: $(cat /proc/sys/kernel/numa_balancing)"
