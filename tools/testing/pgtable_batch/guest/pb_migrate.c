@@ -766,11 +766,20 @@ static enum pb_result test_inject(struct pb_ctx *c)
  * reports a folded block's merged accessed bit, so there folios of 64K
  * and more (folded) are one batch each, and only the smaller ones reach
  * the undo path this case is about.
+ *
+ * The undo leaves each folio on the deferred split queue, unmarked: the
+ * shrinker must drop it, not split it as underused (only PMD-sized THPs
+ * are queued as underused).  The last page of every folio is zero-filled
+ * and khugepaged's max_ptes_none is 0 while the shrinkers run
+ * (drop_caches), so thp_underused() would call each folio underused.
  */
 static enum pb_result test_aged(struct pb_ctx *c)
 {
+	static const char *max_none =
+		"/sys/kernel/mm/transparent_hugepage/khugepaged/max_ptes_none";
 	size_t nf = c->npages / c->ppf, bad = 0, i, on;
-	unsigned long pm0, pm1;
+	char saved_none[16] = "";
+	unsigned long pm0, pm1, split0;
 	volatile char sink;
 	struct stats st, st1;
 	uint32_t *gen;
@@ -788,6 +797,10 @@ static enum pb_result test_aged(struct pb_ctx *c)
 		ksft_exit_fail_msg("out of memory\n");
 	stats_get(c, &st);
 	fill(p, c->npages, gen, 1);
+	for (i = c->ppf - 1; i < c->npages; i += c->ppf) {
+		memset(p + i * pb_pagesize, 0, pb_pagesize);
+		gen[i] = 0;
+	}
 	home = settle(c, p);
 	pm0 = pb_mthp_stat(c->kb, "nr_anon_partially_mapped");
 
@@ -835,6 +848,19 @@ static enum pb_result test_aged(struct pb_ctx *c)
 		bad++;
 	}
 	bad += verify("aged: restored", p, c->npages, gen);
+
+	/* The shrinkers, with every folio of the region underused. */
+	split0 = pb_mthp_stat(c->kb, "split");
+	if (pb_read_str(max_none, saved_none, sizeof(saved_none)) < 0 ||
+	    pb_write_str(max_none, "0") < 0) {
+		ksft_print_msg("aged: cannot set %s\n", max_none);
+		bad++;
+	} else {
+		pb_write_str("/proc/sys/vm/drop_caches", "2");
+		pb_write_str(max_none, saved_none);
+		ksft_print_msg("aged: shrinkers with max_ptes_none 0: split +%lu\n",
+			       pb_mthp_stat(c->kb, "split") - split0);
+	}
 
 	bad += round_trips(c, "aged", p, NULL, 1);
 	stats_report(c, "aged", &st);
