@@ -13,7 +13,7 @@
 #
 # Then, on the last commit, the pgtable_batch KUnit suite is built as a
 # module on every arch, as KUNIT_ALL_TESTS=m builds it: a small kernel
-# (the bench variant plus workspace/configs/kunit-module.config) with
+# (the tinyconfig bench variant plus workspace/configs/kunit-module.config) with
 # CONFIG_MODULES=y and CONFIG_PGTABLE_BATCH_KUNIT_TEST=m, so that modpost
 # fails on any symbol the suite uses that is not exported to it.  It is
 # a cold kernel build per arch the first time (one O= directory per arch,
@@ -66,7 +66,7 @@ module_check() {	# arch: build the suite as a module at the tree's HEAD
 	local o=$BUILD/o/$1-kunit-module log=$BUILD/o/kunit-module-$1.log start
 	start=$(date +%s)
 	if ! PB_CONFIGS=kunit-module.config flock "$BUILD/cpu.lock" "$REPO/workspace/kbuild.sh" \
-		"$1" bench "$WT" "$o" vmlinux modules >"$log" 2>&1; then
+		"$1" bench-tiny "$WT" "$o" vmlinux modules >"$log" 2>&1; then
 		{ grep -E 'ERROR|error:' "$log" || tail -20 "$log"; } | head -20
 		echo "bisect-check: the KUnit suite does not build as a module on $1 ($log)"
 		return 1
