@@ -85,7 +85,11 @@ common=()
 for a in $ARCHES; do
 	case $a in x86_64|arm64) common+=("$a") ;; esac
 done
-[ ${#common[@]} -gt 0 ] && check_fragment "$CFG/distro.config" "${common[@]}"
+if [ ${#common[@]} = 0 ]; then
+	echo "distro-config: no Debian configuration is checked for $ARCHES"
+	exit 0
+fi
+check_fragment "$CFG/distro.config" "${common[@]}"
 for a in "${common[@]}"; do
 	check_fragment "$CFG/$a-distro.config" "$a"
 done
