@@ -7,8 +7,8 @@
 # of $ARCHES.  Builds both kernels (variant $VARIANT, "bench" by default:
 # no debug options, built as Debian builds its kernels; BENCH_CONFIG=tiny
 # for the tinyconfig-based ones), then boots them alternately (vanilla,
-# patched, vanilla, patched, ...) so that drift of the host hits both, runs the
-# "bench" guest plan (or "bench-quick") in each boot, and hands every
+# patched, vanilla, patched, ...) so that drift of the host hits both,
+# runs the "bench" guest plan (or "bench-quick") in each boot, and hands every
 # console log to bench.py for the statistics, the report and the plot.
 #
 # Each kernel boots $BOOTS times (4 by default, 2 with QUICK=1); the plan

@@ -302,7 +302,7 @@ class Migration(unittest.TestCase):
     def test_goals_counters_and_report(self):
         with tempfile.TemporaryDirectory() as d:
             runs = [parse.load_log(p) for p in synth_runs(
-                d, {("arm64", "migrate", 64): 2.0, ("arm64", "migrate", 4): 1.0,
+                d, {("arm64", "migrate", 64): 2.6, ("arm64", "migrate", 4): 1.0,
                     ("arm64", "migrate_back", 64): 3.0,
                     ("x86_64", "migrate", 64): 1.1}, n=6)]
             samples = flagged([s for r in runs for s in r["samples"]])
@@ -313,9 +313,9 @@ class Migration(unittest.TestCase):
             self.assertEqual(len(mig), 3)
             self.assertIn("arm64 4K", mig[0])
             self.assertIn("arm64 64K", mig[1])
-            self.assertIn("reaches the goal of 1.5x", mig[1])
+            self.assertIn("reaches the goal of 2.5x", mig[1])
             self.assertIn("x86_64 64K", mig[2])
-            self.assertIn("**below the goal of 1.2x**", mig[2])
+            self.assertIn("**below the goal of 1.6x**", mig[2])
             self.assertTrue(all("this run is timed" in x for x in mig))
             self.assertFalse(any("this run is timed" in x
                                  for x in tables.targets(rows, icount=True)))
