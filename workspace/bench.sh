@@ -35,6 +35,11 @@
 # guest measures is then its instruction count times 2^N ns, free of the
 # host's load and the emulator's costs, and blind to what instructions
 # cost on hardware (caches, TLB misses, barriers).
+#
+# Every boot loads the tlbcount plugin (qemu-run.sh PB_TLBCOUNT=1;
+# TLBCOUNT=0 leaves it out): the plan's -t points count the TLB
+# maintenance instructions of one untimed run each, and the known count
+# (pb_bench unmap1) must come out exact or the boot fails.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -66,6 +71,7 @@ if [ "$AA" = 1 ]; then
 	OUT=$BUILD/bench-aa
 	second=aa
 fi
+export PB_TLBCOUNT=${TLBCOUNT:-1}
 if [ -n "$ICOUNT" ]; then
 	OUT=$OUT-icount
 	export PB_ICOUNT=$ICOUNT

@@ -28,6 +28,13 @@
 # PB_GDB=PORT opens QEMU's gdbstub on PORT and boots without KASLR, for
 # workspace/icount-profile.sh to single-step the guest kernel.
 #
+# PB_TLBCOUNT=1 (TCG only) loads the tlbcount plugin (workspace/tlbcount.c,
+# built by workspace/qemu-plugin.sh), boots without KASLR so that the
+# function addresses it counts calls of come from the kernel's System.map,
+# and appends its PB-TLBCOUNT lines (LOG.tlb) to LOG; workspace/tlbcount.py
+# then checks that every counted region has its counts and that the known
+# counts (pb_bench unmap1) are exact.
+#
 # Built-in KUnit suites run at boot only for the "check" plan (or with
 # PB_KUNIT=1): under TCG the pgtable_batch suite alone takes 25 s on
 # x86_64 and 80 s on arm64, which every other boot would pay for nothing.
@@ -41,6 +48,7 @@ ARCH=${1:?arch}; KERNEL=${2:?kernel}; INITRD=${3:?initrd}; PLAN=${4:?plan}
 LOG=$(realpath -m "${5:?log}"); TIMEOUT=${6:-$(pb_limit_boot "$PLAN")}; ARGS=${7:-}
 MEM=${PB_MEM:-2G}
 icount=		# PB_ICOUNT, once TCG is chosen (the KVM probe boot never has it)
+tlbcount=	# the -plugin argument, with PB_TLBCOUNT under TCG
 
 mkdir -p "$(dirname "$LOG")"
 
@@ -139,6 +147,10 @@ boot() {	# accel plan log timeout
 	fi
 	[ -n "$icount" ] && cmd+=(-icount "shift=$icount,align=off,sleep=off")
 	[ -n "${PB_GDB:-}" ] && cmd+=(-gdb "tcp:127.0.0.1:$PB_GDB") && extra+=" nokaslr"
+	if [ -n "$tlbcount" ]; then
+		cmd+=(-plugin "$tlbcount")
+		[ -z "${PB_GDB:-}" ] && extra+=" nokaslr"
+	fi
 	timeout -k 5 "$t" "${cmd[@]}" -smp "$smp" -m "$MEM" -nographic -monitor none \
 		-no-reboot -kernel "$KERNEL" -initrd "$INITRD" \
 		-append "console=$console panic=-1 loglevel=7$kunit$extra pbplan=$plan pbargs=$ARGS" \
@@ -168,6 +180,30 @@ if [ "$accel" = tcg ] && [ -n "${PB_ICOUNT:-}" ]; then
 	icount=$PB_ICOUNT
 	label="tcg, icount shift=$icount"
 fi
+# The functions whose calls the plugin counts, per arch: contpte
+# conversions (fold or unfold) and unfolds on arm64, flush IPI rounds and
+# flush function runs (local and remote) on x86_64.
+tlbcount_fns() {
+	local map=$1 f addr
+	case $ARCH in
+	arm64) set -- contpte_convert __contpte_try_unfold __contpte_try_fold ;;
+	x86_64) set -- native_flush_tlb_multi flush_tlb_func ;;
+	*) set -- ;;
+	esac
+	for f; do
+		addr=$(awk -v f="$f" '$3 == f { print $1; exit }' "$map")
+		[ -n "$addr" ] && printf ',fn=%s:0x%s' "$f" "$addr"
+	done
+}
+if [ "$accel" = tcg ] && [ "${PB_TLBCOUNT:-0}" = 1 ]; then
+	flock "$BUILD/qemu-plugin.lock" "$REPO/workspace/qemu-plugin.sh" "$BUILD/tlbcount.so" ||
+		{ echo "guest: $ARCH $PLAN: cannot build the tlbcount plugin" >&2; exit 1; }
+	rm -f "$LOG.tlb"
+	tlbcount="$BUILD/tlbcount.so,out=$LOG.tlb"
+	map=$(dirname "$KERNEL")/System.map
+	[ -f "$map" ] && tlbcount+=$(tlbcount_fns "$map")
+	label+=", tlbcount"
+fi
 echo "$label" >"$LOG.accel"
 
 start=$(date +%s)
@@ -175,6 +211,7 @@ boot "$accel" "$PLAN" "$LOG" "$TIMEOUT"
 qrc=$?
 secs=$(($(date +%s) - start))
 tr -d '\r' <"$LOG" >"$LOG.tmp" && mv "$LOG.tmp" "$LOG"
+[ -n "$tlbcount" ] && [ -f "$LOG.tlb" ] && cat "$LOG.tlb" >>"$LOG"
 
 fail=()
 [ $qrc -eq 124 ] || [ $qrc -eq 137 ] && fail+=("timeout after ${TIMEOUT}s")
@@ -199,6 +236,10 @@ if grep -Eq "$notok" "$LOG"; then
 fi
 if grep -Eq '^# Totals: .*fail:[1-9]' "$LOG"; then
 	fail+=("kselftest totals report failures")
+fi
+
+if [ -n "$tlbcount" ] && ! tlbfail=$("$REPO/workspace/tlbcount.py" check "$LOG"); then
+	fail+=("tlbcount: $tlbfail")
 fi
 
 if [ ${#fail[@]} -gt 0 ]; then

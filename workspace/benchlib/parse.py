@@ -13,6 +13,7 @@ ARCH_ALIASES = {"aarch64": "arm64", "arm64": "arm64", "x86_64": "x86_64",
 SAMPLE_RE = re.compile(r"PB-SAMPLE\s+(\{.*\})")
 INFO_RE = re.compile(r"PB-INFO\s+(\{.*\})")
 TLB_RE = re.compile(r"PB-TLB\s+(\{.*\})")
+TLBCOUNT_RE = re.compile(r"PB-TLBCOUNT\s+(\{.*\})")
 BEGIN_RE = re.compile(r"PB-BEGIN\s+(.*)")
 END_RE = re.compile(r"PB-END rc=(\d+)")
 NAME_RE = re.compile(r"(?P<arch>x86_64|arm64|aarch64|riscv64)[-_](?P<kernel>vanilla|patched)"
@@ -25,8 +26,14 @@ def parse_log_text(text):
     A line may carry console noise before the marker; a sample whose JSON
     was broken by interleaved kernel output is counted in bad_lines.  tlb
     holds the PB-TLB lines (TLB flushes traced over one untimed run).
+
+    A boot with the tlbcount plugin (qemu-run.sh PB_TLBCOUNT=1) has its
+    PB-TLBCOUNT lines appended, one per region the guest marked, in order:
+    the n-th gives the n-th PB-TLB record with "marked" its "insns" (the
+    counts by instruction kind).  A count of regions that differs from the
+    count of marked records is a bad line.
     """
-    samples, infos, bad, tlb = [], [], [], []
+    samples, infos, bad, tlb, counts = [], [], [], [], []
     begin, end_rc = {}, None
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.replace("\r", "")
@@ -43,6 +50,13 @@ def parse_log_text(text):
             continue
         if "PB-SAMPLE" in line:
             bad.append((lineno, line))
+            continue
+        m = TLBCOUNT_RE.search(line)
+        if m:
+            try:
+                counts.append(json.loads(m.group(1))["counts"])
+            except (ValueError, KeyError, TypeError):
+                bad.append((lineno, line))
             continue
         m = INFO_RE.search(line) or TLB_RE.search(line)
         if m:
@@ -61,7 +75,22 @@ def parse_log_text(text):
         m = END_RE.search(line)
         if m:
             end_rc = int(m.group(1))
+    bad.extend(attach_tlbcounts(tlb, counts))
     return samples, infos, begin, end_rc, bad, tlb
+
+
+def attach_tlbcounts(tlb, counts):
+    """Give the marked PB-TLB records of @tlb the plugin's @counts, in
+    order; returns the (0, reason) bad lines of a mismatch."""
+    marked = [t for t in tlb if t.get("marked")]
+    if not counts:
+        return []
+    for t, c in zip(marked, counts):
+        t["insns"] = c
+    if len(marked) != len(counts):
+        return [(0, "%d regions counted by tlbcount, %d marked PB-TLB lines"
+                 % (len(counts), len(marked)))]
+    return []
 
 
 def split_spec(arg):

@@ -16,6 +16,10 @@
  *   migrate  mmap, memset(1), time move_pages() of every page to the other
  *            NUMA node, then time move_pages() back (256 MiB); the two
  *            legs are reported as "migrate" and "migrate_back"
+ *   unmap1   mmap of order-0 pages, memset(1), time munmap() of every
+ *            other page, one page per call (4 MiB): the known count of
+ *            the TLB counting method (one single-page invalidation per
+ *            call, no page table freed)
  *
  * The seed programs fill the region with memset(); Linux 7.3 does not
  * write zero-filled folios to swap but records them as zero (the
@@ -47,12 +51,18 @@
  * range as much as 16 flushes of one page; the event fires once per flush.
  * "flushes" counts the flushes of the unmapping CPU, "full_flushes" those
  * of them that flushed everything, "flushed_pages" the pages of the others.
+ * The run also executes the tlbcount markers (pb_tlb_mark()) around the
+ * unmap, so that a QEMU run with workspace/tlbcount.c counts its TLB
+ * maintenance instructions; PB-TLB then says "marked":1 (and "traced":0
+ * where the kernel has no tlb:tlb_flush event: arm64, riscv64).  -r 0
+ * with -t runs the counted run alone.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -83,6 +93,10 @@
 #define MPOL_MF_MOVE (1 << 1)
 #endif
 
+#ifndef MADV_NOHUGEPAGE
+#define MADV_NOHUGEPAGE 15
+#endif
+
 #define THP_SYSFS	"/sys/kernel/mm/transparent_hugepage"
 #define PATTERN_MAGIC	0x5042424e43480000ULL	/* "PBBNCH" */
 
@@ -93,6 +107,7 @@ enum bench_kind {
 	BENCH_MUNMAP,
 	BENCH_MIXED,
 	BENCH_MIGRATE,
+	BENCH_UNMAP1,
 };
 
 struct bench_desc {
@@ -110,7 +125,34 @@ static const struct bench_desc benches[] = {
 	{ "munmap",	BENCH_MUNMAP,	1024, 1, true },
 	{ "mixed",	BENCH_MIXED,	256,  0, false },
 	{ "migrate",	BENCH_MIGRATE,	256,  1, true },
+	{ "unmap1",	BENCH_UNMAP1,	4,    1, false },
 };
+
+/*
+ * The markers of workspace/tlbcount.c (a QEMU TCG plugin): instructions
+ * that do nothing, whose encoding the plugin recognises.  It counts the
+ * TLB maintenance every vCPU executes between the start (@stop false) and
+ * the stop marker.
+ */
+static inline void pb_tlb_mark(bool stop)
+{
+#if defined(__x86_64__)
+	if (stop)
+		asm volatile("nopl 0x50425402(%%rax,%%rax,1)" ::: "memory");
+	else
+		asm volatile("nopl 0x50425401(%%rax,%%rax,1)" ::: "memory");
+#elif defined(__aarch64__)
+	if (stop)
+		asm volatile(".inst 0xd28b605f" ::: "memory");	/* movz xzr, #0x5b02 */
+	else
+		asm volatile(".inst 0xd28b603f" ::: "memory");	/* movz xzr, #0x5b01 */
+#elif defined(__riscv)
+	if (stop)
+		asm volatile(".insn i 0x13, 0, zero, zero, 0x5b2" ::: "memory");
+	else
+		asm volatile(".insn i 0x13, 0, zero, zero, 0x5b1" ::: "memory");
+#endif
+}
 
 /* Events from /proc/vmstat; the nr_tlb_* ones exist with DEBUG_TLBFLUSH. */
 static const char * const vmstat_keys[] = {
@@ -416,6 +458,7 @@ static const char * const tracing_dirs[] = {
 };
 
 static char trace_dir[64];
+static bool tlb_traced;		/* the counted run traces tlb:tlb_flush */
 static char trace_buf_kb[32];	/* buffer_size_kb as found, to restore */
 
 /* Read a tracefs file's first line, without its newline. */
@@ -480,6 +523,26 @@ static bool tlb_trace_setup(void)
 	       !trace_write("events/tlb/tlb_flush/enable", "1");
 }
 
+/*
+ * What the counted unmap1 run must give, by construction: @n munmap()s of
+ * one page each, a page whose neighbours stay mapped, by a process that
+ * runs on one CPU (pinned before its mm was made) and never ran elsewhere.
+ * Each is one invalidation of one user page on that CPU, and frees no page
+ * table: x86 INVLPG, arm64 TLBI VALE1IS (by address, last level, inner
+ * shareable), riscv64 SFENCE.VMA with an address (with or without ASID).
+ * workspace/tlbcount.py checks the plugin's counts against this.
+ */
+static void unmap1_expect(size_t n)
+{
+#if defined(__x86_64__)
+	printf("\"expect\":{\"invlpg\":%zu},", n);
+#elif defined(__aarch64__)
+	printf("\"expect\":{\"tlbi_vale1is\":%zu},", n);
+#elif defined(__riscv)
+	printf("\"expect\":{\"sfence_vma_addr+sfence_vma_addr_asid\":%zu},", n);
+#endif
+}
+
 /* Reasons of the tlb_flush event (enum tlb_flush_reason). */
 enum {
 	TLB_REASON_TASK_SWITCH,
@@ -497,7 +560,7 @@ enum {
  * (mm) shootdown; a flush of other CPUs adds one "send IPI" event there
  * and one "remote shootdown" event on every CPU that takes the IPI.
  */
-static void tlb_trace_report(const struct options *o,
+static void tlb_trace_report(const struct options *o, bool traced,
 			     const struct counters *t0,
 			     const struct counters *t1)
 {
@@ -509,6 +572,8 @@ static void tlb_trace_report(const struct options *o,
 	size_t i;
 	FILE *f;
 
+	if (!traced)
+		goto print;
 	trace_write("events/tlb/tlb_flush/enable", "0");
 	snprintf(path, sizeof(path), "%s/trace", trace_dir);
 	f = fopen(path, "r");
@@ -541,10 +606,15 @@ static void tlb_trace_report(const struct options *o,
 	trace_write("trace", "");
 	trace_write("buffer_size_kb", trace_buf_kb);
 
+print:
 	printf("PB-TLB {\"bench\":\"%s\",\"size_kb\":%lu,\"mib\":%lu,",
 	       o->bench->name, o->size_kb, o->mib);
-	printf("\"folios\":%zu,\"pages\":%zu,", len / (o->size_kb * 1024),
-	       len / page_size);
+	printf("\"folios\":%zu,\"pages\":%zu,\"marked\":1,\"traced\":%d,",
+	       len / (o->size_kb * 1024), len / page_size, traced);
+	if (o->bench->kind == BENCH_UNMAP1)
+		unmap1_expect(len / page_size / 2);
+	if (!traced)
+		goto counters;
 	printf("\"flushes\":%lld,\"flushed_pages\":%lld,\"full_flushes\":%lld,",
 	       calls[TLB_REASON_LOCAL_SHOOTDOWN] +
 	       calls[TLB_REASON_LOCAL_MM_SHOOTDOWN],
@@ -555,9 +625,15 @@ static void tlb_trace_report(const struct options *o,
 	printf("\"ipis_sent\":%lld,\"remote_flushes\":%lld,",
 	       calls[TLB_REASON_REMOTE_SEND_IPI],
 	       calls[TLB_REASON_REMOTE_SHOOTDOWN]);
-	printf("\"task_switch\":%lld,\"events_written\":%lld,\"events_lost\":%lld",
+	printf("\"task_switch\":%lld,\"events_written\":%lld,\"events_lost\":%lld,",
 	       calls[TLB_REASON_TASK_SWITCH], written,
 	       written >= 0 && in_buf >= 0 ? written - in_buf : -1);
+counters:
+	printf("\"cpu\":%d", sched_getcpu());
+	for (i = 0; i < NR_VMSTAT; i++)
+		if (vm_present[i])
+			printf(",\"%s\":%lld", vmstat_keys[i],
+			       t1->vm[i] - t0->vm[i]);
 	for (i = 0; i < NR_MTHP; i++)
 		if (mthp_present[i] && !strncmp(mthp_keys[i], "swpout", 6))
 			printf(",\"%s\":%lld", mthp_keys[i],
@@ -665,19 +741,23 @@ static uint64_t migrate_leg(const struct options *o, const char *name,
 	long ret;
 
 	snapshot(&t0);
-	if (how == RUN_TLB)
+	if (how == RUN_TLB && tlb_traced)
 		trace_write("tracing_on", "1");
 	start = now_ns();
-	ret = move_call(n, node);
-	end = now_ns();
 	if (how == RUN_TLB)
+		pb_tlb_mark(false);
+	ret = move_call(n, node);
+	if (how == RUN_TLB)
+		pb_tlb_mark(true);
+	end = now_ns();
+	if (how == RUN_TLB && tlb_traced)
 		trace_write("tracing_on", "0");
 	snapshot(&t1);
 	if (ret < 0)
 		ksft_exit_fail_perror("move_pages");
 	moved = pages_on(p, len, node);
 	if (how == RUN_TLB)
-		tlb_trace_report(o, &t0, &t1);
+		tlb_trace_report(o, tlb_traced, &t0, &t1);
 	else
 		print_sample(o, name, run, how == RUN_WARMUP, end - start,
 			     moved, s0, s1, &t0, &t1);
@@ -725,6 +805,8 @@ static uint64_t run_once(const struct options *o, int run, enum run_kind how)
 		ksft_exit_fail_perror("mmap");
 	if (o->madv_hugepage && madvise(p, len, MADV_HUGEPAGE))
 		ksft_exit_fail_perror("madvise(MADV_HUGEPAGE)");
+	if (kind == BENCH_UNMAP1 && madvise(p, len, MADV_NOHUGEPAGE))
+		ksft_exit_fail_perror("madvise(MADV_NOHUGEPAGE)");
 
 	snapshot(&s0);
 	populate(p, len, o->fill, o->verify);
@@ -760,9 +842,11 @@ static uint64_t run_once(const struct options *o, int run, enum run_kind how)
 	}
 
 	snapshot(&t0);
-	if (how == RUN_TLB)
+	if (how == RUN_TLB && tlb_traced)
 		trace_write("tracing_on", "1");
 	start = now_ns();
+	if (how == RUN_TLB)
+		pb_tlb_mark(false);
 	switch (kind) {
 	case BENCH_PAGEOUT:
 	case BENCH_LAZYFREE:
@@ -775,24 +859,33 @@ static uint64_t run_once(const struct options *o, int run, enum run_kind how)
 	case BENCH_MUNMAP:
 		ret = munmap(p, len);
 		break;
+	case BENCH_UNMAP1:
+		for (ret = 0, i = 0; i < len / page_size && !ret; i += 2)
+			ret = munmap(p + i * page_size, page_size);
+		break;
 	default:
 		ret = -1;
 		errno = EINVAL;
 	}
-	end = now_ns();
 	if (how == RUN_TLB)
+		pb_tlb_mark(true);
+	end = now_ns();
+	if (how == RUN_TLB && tlb_traced)
 		trace_write("tracing_on", "0");
 	snapshot(&t1);
 	if (ret)
 		ksft_exit_fail_perror(o->bench->name);
 
 	if (how == RUN_TLB)
-		tlb_trace_report(o, &t0, &t1);
+		tlb_trace_report(o, tlb_traced, &t0, &t1);
 	else
 		print_sample(o, o->bench->name, run, how == RUN_WARMUP,
 			     end - start, -1, &s0, &s1, &t0, &t1);
 
-	if (kind != BENCH_MUNMAP) {
+	if (kind == BENCH_UNMAP1) {
+		for (i = 1; i < len / page_size; i += 2)
+			munmap(p + i * page_size, page_size);
+	} else if (kind != BENCH_MUNMAP) {
 		if (o->verify && kind != BENCH_LAZYFREE &&
 		    kind != BENCH_MADVFREE && verify(p, len, folio_bytes, mixed))
 			ksft_exit_fail_msg("%s: data lost after the timed region\n",
@@ -800,6 +893,33 @@ static uint64_t run_once(const struct options *o, int run, enum run_kind how)
 		munmap(p, len);
 	}
 	return end - start;
+}
+
+/*
+ * The unmap1 count holds for a process whose mm only ever ran on one CPU
+ * (no flush IPI, no lazily kept mm on another CPU): pin to CPU 0, then do
+ * the work in a child, whose mm is made there.  The parent exits with the
+ * child's status.
+ */
+static void unmap1_isolate(void)
+{
+	cpu_set_t set;
+	int status;
+	pid_t pid;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		ksft_exit_fail_perror("sched_setaffinity");
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_perror("fork");
+	if (!pid)
+		return;
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		exit(KSFT_FAIL);
+	exit(WEXITSTATUS(status));
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -819,14 +939,16 @@ static void usage_exit(const char *prog)
 		"  -s KB  folio size the caller enabled in sysfs (default 64;\n"
 		"         the base page size means order-0 folios)\n"
 		"  -m MiB region size (default: the seed's size)\n"
-		"  -r N   timed runs (default 10), -w N warm-up runs (default 1)\n"
+		"  -r N   timed runs (default 10; 0 with -t), -w N warm-up runs\n"
+		"         (default 1)\n"
 		"  -f B   memset() byte (default: the seed's; zero-filled folios\n"
 		"         are not written to swap, only recorded as zero)\n"
 		"  -p/-P  PTE-map (-p) or keep PMD-mapped (-P) PMD-sized folios\n"
 		"  -H     madvise(MADV_HUGEPAGE) the region\n"
 		"  -V     fill every page with a pattern and check it afterwards\n"
-		"  -t     after the timed runs, count the TLB flushes of one more\n"
-		"         run through the tlb:tlb_flush trace event (PB-TLB line)\n"
+		"  -t     after the timed runs, one more run between the tlbcount\n"
+		"         markers, its TLB flushes traced where the kernel has the\n"
+		"         tlb:tlb_flush event (PB-TLB line)\n"
 		"benches:", prog);
 	for (i = 0; i < ARRAY_SIZE(benches); i++)
 		fprintf(stderr, " %s", benches[i].name);
@@ -896,7 +1018,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		o->pte_map_pmd = o->bench->pte_map_pmd;
 	if (!fill_set)
 		o->fill = o->bench->fill;
-	if (o->runs < 1 || o->warmups < 0 || !o->mib || !o->size_kb ||
+	if (o->runs < !o->trace_tlb || o->warmups < 0 || !o->mib || !o->size_kb ||
 	    (o->size_kb & (o->size_kb - 1)) || o->size_kb * 1024 < page_size ||
 	    ((o->mib << 20) % (o->size_kb * 1024)))
 		usage_exit(argv[0]);
@@ -914,6 +1036,8 @@ int main(int argc, char **argv)
 
 	page_size = sysconf(_SC_PAGESIZE);
 	parse_args(argc, argv, &o);
+	if (o.bench->kind == BENCH_UNMAP1)
+		unmap1_isolate();
 
 	ksft_print_header();
 	ksft_set_plan(1);
@@ -972,7 +1096,7 @@ int main(int argc, char **argv)
 		if (!mig_pages || !mig_nodes || !mig_status)
 			ksft_exit_fail_perror("calloc");
 	}
-	ns = calloc(o.runs, sizeof(*ns));
+	ns = calloc(o.runs + 1, sizeof(*ns));
 	if (!ns)
 		ksft_exit_fail_perror("calloc");
 	for (i = 0; i < o.warmups; i++)
@@ -982,16 +1106,17 @@ int main(int argc, char **argv)
 		sum += ns[i];
 	}
 	if (o.trace_tlb) {
-		if (tlb_trace_setup())
-			run_once(&o, o.runs, RUN_TLB);
-		else
-			ksft_print_msg("no tlb:tlb_flush trace event: TLB flushes not counted\n");
+		tlb_traced = tlb_trace_setup();
+		if (!tlb_traced)
+			ksft_print_msg("no tlb:tlb_flush trace event: TLB flushes not traced\n");
+		run_once(&o, o.runs, RUN_TLB);
 	}
 	qsort(ns, o.runs, sizeof(*ns), cmp_u64);
-	ksft_print_msg("%s %lukB %luMiB: n=%d mean %.3f median %.3f min %.3f max %.3f ms\n",
-		       o.bench->name, o.size_kb, o.mib, o.runs,
-		       sum / 1e6 / o.runs, ns[o.runs / 2] / 1e6, ns[0] / 1e6,
-		       ns[o.runs - 1] / 1e6);
+	if (o.runs)
+		ksft_print_msg("%s %lukB %luMiB: n=%d mean %.3f median %.3f min %.3f max %.3f ms\n",
+			       o.bench->name, o.size_kb, o.mib, o.runs,
+			       sum / 1e6 / o.runs, ns[o.runs / 2] / 1e6,
+			       ns[0] / 1e6, ns[o.runs - 1] / 1e6);
 	ksft_test_result_pass("%s %lukB %luMiB\n", o.bench->name, o.size_kb,
 			      o.mib);
 	free(ns);

@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# qemu-plugin.sh OUT.so
+#
+# Build the tlbcount TCG plugin (workspace/tlbcount.c) for the QEMU this
+# host runs.  A plugin must be compiled against the plugin API header of
+# that QEMU's version, which Debian ships only in its source package: the
+# header comes from the source package of the installed qemu-system-x86's
+# exact version, fetched with apt-get into build/apt-src (a private apt
+# state with deb-src entries made from the machine's own bookworm sources;
+# the system's apt configuration is not touched).  Debian's patches to the
+# header, if any, stop the build (this one has none).
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$REPO/build}
+OUT=${1:?output .so}
+SRC=$REPO/workspace/tlbcount.c
+DIR=$BUILD/qemu-plugin
+APT=$BUILD/apt-src
+
+ver=$(dpkg-query -W -f='${source:Version}' qemu-system-x86 2>/dev/null) ||
+	{ echo "qemu-plugin: qemu-system-x86 is not installed" >&2; exit 1; }
+hdr=$DIR/$ver/qemu-plugin.h
+
+fetch_header() {
+	local aptopts tarball
+	rm -rf "${APT:?}" "${DIR:?}/$ver"
+	mkdir -p "$APT/etc" "$APT/lists/partial" "$APT/cache/archives/partial" \
+		"$APT/dl" "$DIR/$ver"
+	# deb-src twins of the system's bookworm stanzas (one file each).
+	local f n=0
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		grep -Eq '^Suites:.*\bbookworm\b' "$f" || continue
+		case $(basename "$f") in pgtable-batch-*) continue ;; esac
+		sed -e 's/^Types:.*/Types: deb-src/' "$f" >"$APT/etc/$n.sources"
+		n=$((n + 1))
+	done
+	if [ -f /etc/apt/sources.list ]; then
+		sed -n 's/^deb \(.*bookworm.*\)/deb-src \1/p' /etc/apt/sources.list \
+			>"$APT/etc/src.list"
+	fi
+	aptopts=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$APT/etc"
+		 -o "Dir::State::Lists=$APT/lists" -o "Dir::Cache=$APT/cache"
+		 -o APT::Sandbox::User=root)
+	apt-get -qq "${aptopts[@]}" update
+	(cd "$APT/dl" && apt-get -qq "${aptopts[@]}" source --download-only "qemu=$ver")
+	tarball=$(ls "$APT"/dl/qemu_*.orig.tar.*)
+	tar -xf "$tarball" -C "$DIR/$ver" --wildcards --strip-components=3 \
+		'*/include/qemu/qemu-plugin.h'
+	# Debian's patches that touch the header, in series order.
+	mkdir -p "$APT/deb"
+	tar -xf "$APT"/dl/qemu_*.debian.tar.* -C "$APT/deb"
+	local series=$APT/deb/debian/patches/series p
+	if [ -f "$series" ]; then
+		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series" | while read -r p _; do
+			grep -q '^+++ .*include/qemu/qemu-plugin.h' \
+				"$APT/deb/debian/patches/$p" || continue
+			echo "qemu-plugin: Debian's $p changes the plugin header: not handled" >&2
+			exit 1
+		done
+	fi
+	rm -rf "$APT/dl" "$APT/deb"
+}
+
+[ -f "$hdr" ] || fetch_header
+if [ ! -f "$OUT" ] || [ "$SRC" -nt "$OUT" ] || [ "$hdr" -nt "$OUT" ]; then
+	mkdir -p "$(dirname "$OUT")"
+	gcc -O2 -Wall -Wextra -Werror -shared -fPIC -I "$DIR/$ver" \
+		-o "$OUT.$$" "$SRC" -lpthread
+	mv "$OUT.$$" "$OUT"
+fi

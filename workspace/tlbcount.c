@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tlbcount: a QEMU TCG plugin that counts the TLB maintenance a guest
+ * executes between two marker instructions.
+ *
+ * Built against the plugin API of the QEMU the host runs (Debian's
+ * qemu 7.2, API version 1; workspace/qemu-plugin.sh fetches its header from
+ * Debian's source package).  Loaded with
+ *
+ *   -plugin tlbcount.so,out=FILE[,fn=NAME:0xADDR]...
+ *
+ * A guest program marks a region by executing the start marker, the work,
+ * then the stop marker (tools/testing/pgtable_batch/guest/common.h,
+ * pb_tlb_mark()).  The markers are no-ops for the CPU:
+ *
+ *   x86_64   nopl 0x50425401(%rax,%rax,1)  start   ...02 stop
+ *   arm64    movz xzr, #0x5b01             start   #0x5b02 stop
+ *   riscv64  addi zero, zero, 0x5b1        start   0x5b2 stop (a HINT)
+ *
+ * While a region is open, every vCPU's instructions count, user and kernel
+ * (and on riscv64 the SBI firmware's): the invalidations a CPU performs on
+ * behalf of the marking task, including those in another CPU's IPI
+ * handler, are in.  At the stop marker the plugin appends one line to FILE:
+ *
+ *   PB-TLBCOUNT {"region":N,"vcpus":V,"counts":{"tlbi_vale1is":16,...}}
+ *
+ * Counted, by encoding:
+ *   arm64    TLBI by operation (tlbi_<op>), DSB by option (dsb_<opt>), ISB
+ *   x86_64   INVLPG, INVPCID, MOV to CR3 and to CR4
+ *   riscv64  SFENCE.VMA by operands (all, addr, asid, addr_asid)
+ * and, for each fn= argument, the executions of the instruction at ADDR
+ * (a function's entry, from System.map: calls of it).
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <qemu-plugin.h>
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+#define MAX_COUNTERS	128
+#define MAX_FNS		32
+
+enum arch { ARCH_X86_64, ARCH_ARM64, ARCH_RISCV64 };
+
+static enum arch arch;
+static char names[MAX_COUNTERS][40];
+static _Atomic uint64_t counts[MAX_COUNTERS];
+static int nr_counters;
+static uint64_t fn_addr[MAX_FNS];
+static int fn_counter[MAX_FNS];
+static int nr_fns;
+static atomic_bool counting;
+static _Atomic unsigned int region;
+static FILE *out;
+static int vcpus;
+static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
+
+enum { MARK_START = 1, MARK_STOP = 2 };
+
+/*
+ * The counter named @name, created on first use.  Called at translation
+ * time, which vCPU threads do in parallel.
+ */
+static int counter(const char *name)
+{
+	int i;
+
+	pthread_mutex_lock(&names_lock);
+	for (i = 0; i < nr_counters; i++)
+		if (!strcmp(names[i], name))
+			goto out;
+	if (nr_counters == MAX_COUNTERS - 1) {
+		i = MAX_COUNTERS - 1;	/* "other", see install */
+		goto out;
+	}
+	snprintf(names[nr_counters], sizeof(names[0]), "%s", name);
+	i = nr_counters++;
+out:
+	pthread_mutex_unlock(&names_lock);
+	return i;
+}
+
+static void count_cb(unsigned int vcpu, void *udata)
+{
+	(void)vcpu;
+	if (atomic_load_explicit(&counting, memory_order_relaxed))
+		atomic_fetch_add_explicit(&counts[(uintptr_t)udata], 1,
+					  memory_order_relaxed);
+}
+
+static void report(void)
+{
+	unsigned int n = atomic_fetch_add(&region, 1) + 1;
+	bool first = true;
+	int i;
+
+	if (!out)
+		return;
+	fprintf(out, "PB-TLBCOUNT {\"region\":%u,\"vcpus\":%d,\"counts\":{",
+		n, vcpus);
+	for (i = 0; i < MAX_COUNTERS; i++) {
+		uint64_t c = atomic_load(&counts[i]);
+
+		if (!c || !names[i][0])
+			continue;
+		fprintf(out, "%s\"%s\":%" PRIu64, first ? "" : ",", names[i], c);
+		first = false;
+	}
+	fprintf(out, "}}\n");
+	fflush(out);
+}
+
+static void mark_cb(unsigned int vcpu, void *udata)
+{
+	int i;
+
+	(void)vcpu;
+	if ((uintptr_t)udata == MARK_START) {
+		atomic_store(&counting, false);
+		for (i = 0; i < MAX_COUNTERS; i++)
+			atomic_store(&counts[i], 0);
+		atomic_store(&counting, true);
+	} else if (atomic_exchange(&counting, false)) {
+		report();
+	}
+}
+
+static const char *arm64_tlbi(unsigned int op1, unsigned int crm,
+			      unsigned int op2)
+{
+	static const char * const el1[16][8] = {
+		[1] = { "vmalle1os", "vae1os", "aside1os", "vaae1os",
+			NULL, "vale1os", NULL, "vaale1os" },
+		[2] = { NULL, "rvae1is", NULL, "rvaae1is",
+			NULL, "rvale1is", NULL, "rvaale1is" },
+		[3] = { "vmalle1is", "vae1is", "aside1is", "vaae1is",
+			NULL, "vale1is", NULL, "vaale1is" },
+		[5] = { NULL, "rvae1os", NULL, "rvaae1os",
+			NULL, "rvale1os", NULL, "rvaale1os" },
+		[6] = { NULL, "rvae1", NULL, "rvaae1",
+			NULL, "rvale1", NULL, "rvaale1" },
+		[7] = { "vmalle1", "vae1", "aside1", "vaae1",
+			NULL, "vale1", NULL, "vaale1" },
+	};
+
+	if (op1 == 0 && el1[crm][op2])
+		return el1[crm][op2];
+	return NULL;
+}
+
+static const char *arm64_dsb(unsigned int crm)
+{
+	static const char * const opt[16] = {
+		[1] = "oshld", [2] = "oshst", [3] = "osh",
+		[5] = "nshld", [6] = "nshst", [7] = "nsh",
+		[9] = "ishld", [10] = "ishst", [11] = "ish",
+		[13] = "ld", [14] = "st", [15] = "sy",
+	};
+
+	return opt[crm];
+}
+
+/* The counter of an arm64 instruction, -1 if none; *mark for markers. */
+static int classify_arm64(const uint8_t *b, size_t len, int *mark)
+{
+	char name[40];
+	uint32_t insn;
+	const char *s;
+
+	if (len != 4)
+		return -1;
+	insn = b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+	if (insn == (0xd2800000u | 0x5b01 << 5 | 31))
+		*mark = MARK_START;
+	else if (insn == (0xd2800000u | 0x5b02 << 5 | 31))
+		*mark = MARK_STOP;
+	/* SYS #op1, C8, Cm, #op2: TLBI */
+	if ((insn & 0xfff8f000u) == 0xd5088000u) {
+		s = arm64_tlbi(insn >> 16 & 7, insn >> 8 & 15, insn >> 5 & 7);
+		if (s)
+			snprintf(name, sizeof(name), "tlbi_%s", s);
+		else
+			snprintf(name, sizeof(name), "tlbi_op1_%u_c%u_%u",
+				 insn >> 16 & 7, insn >> 8 & 15, insn >> 5 & 7);
+		return counter(name);
+	}
+	if ((insn & 0xfffff0ffu) == 0xd503309fu) {
+		s = arm64_dsb(insn >> 8 & 15);
+		if (!s)
+			return -1;	/* SSBB, PSSBB: not a DSB */
+		snprintf(name, sizeof(name), "dsb_%s", s);
+		return counter(name);
+	}
+	if ((insn & 0xfffff0ffu) == 0xd50330dfu)
+		return counter("isb");
+	return -1;
+}
+
+/* Skip legacy and REX prefixes. */
+static size_t x86_prefixes(const uint8_t *b, size_t len, bool *op66)
+{
+	size_t i = 0;
+
+	*op66 = false;
+	while (i < len) {
+		switch (b[i]) {
+		case 0x66:
+			*op66 = true;
+			/* fall through */
+		case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64:
+		case 0x65: case 0x67: case 0xf0: case 0xf2: case 0xf3:
+			i++;
+			continue;
+		}
+		break;
+	}
+	if (i < len && (b[i] & 0xf0) == 0x40)
+		i++;
+	return i;
+}
+
+static int classify_x86(const uint8_t *b, size_t len, int *mark)
+{
+	static const uint8_t nopl[] = { 0x0f, 0x1f, 0x84, 0x00 };
+	size_t i;
+	bool op66;
+
+	if (len == 8 && !memcmp(b, nopl, 4) && b[5] == 0x54 &&
+	    b[6] == 0x42 && b[7] == 0x50 && (b[4] == 1 || b[4] == 2))
+		*mark = b[4];
+	i = x86_prefixes(b, len, &op66);
+	if (i + 2 >= len || b[i] != 0x0f)
+		return -1;
+	/* 0F 01 /7, memory operand: INVLPG */
+	if (b[i + 1] == 0x01 && (b[i + 2] & 0x38) == 0x38 &&
+	    (b[i + 2] & 0xc0) != 0xc0)
+		return counter("invlpg");
+	/* 0F 22 /r: MOV to CRn */
+	if (b[i + 1] == 0x22) {
+		switch (b[i + 2] >> 3 & 7) {
+		case 3:
+			return counter("mov_cr3");
+		case 4:
+			return counter("mov_cr4");
+		}
+		return -1;
+	}
+	/* 66 0F 38 82 /r: INVPCID */
+	if (op66 && i + 3 < len && b[i + 1] == 0x38 && b[i + 2] == 0x82)
+		return counter("invpcid");
+	return -1;
+}
+
+static int classify_riscv(const uint8_t *b, size_t len, int *mark)
+{
+	uint32_t insn;
+
+	if (len != 4)
+		return -1;
+	insn = b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+	if (insn == (0x5b1u << 20 | 0x13))
+		*mark = MARK_START;
+	else if (insn == (0x5b2u << 20 | 0x13))
+		*mark = MARK_STOP;
+	/* SFENCE.VMA rs1, rs2 */
+	if ((insn & 0xfe007fffu) == 0x12000073u) {
+		bool addr = insn >> 15 & 31, asid = insn >> 20 & 31;
+
+		if (addr && asid)
+			return counter("sfence_vma_addr_asid");
+		if (addr)
+			return counter("sfence_vma_addr");
+		if (asid)
+			return counter("sfence_vma_asid");
+		return counter("sfence_vma_all");
+	}
+	return -1;
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t i, n = qemu_plugin_tb_n_insns(tb);
+	int j;
+
+	(void)id;
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		const uint8_t *b = qemu_plugin_insn_data(insn);
+		size_t len = qemu_plugin_insn_size(insn);
+		uint64_t va = qemu_plugin_insn_vaddr(insn);
+		int c = -1, mark = 0;
+
+		switch (arch) {
+		case ARCH_X86_64:
+			c = classify_x86(b, len, &mark);
+			break;
+		case ARCH_ARM64:
+			c = classify_arm64(b, len, &mark);
+			break;
+		case ARCH_RISCV64:
+			c = classify_riscv(b, len, &mark);
+			break;
+		}
+		if (mark)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, mark_cb,
+				QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)mark);
+		if (c >= 0)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, count_cb,
+				QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)c);
+		for (j = 0; j < nr_fns; j++)
+			if (va == fn_addr[j])
+				qemu_plugin_register_vcpu_insn_exec_cb(insn,
+					count_cb, QEMU_PLUGIN_CB_NO_REGS,
+					(void *)(uintptr_t)fn_counter[j]);
+	}
+}
+
+static void at_exit(qemu_plugin_id_t id, void *p)
+{
+	(void)id;
+	(void)p;
+	if (out)
+		fclose(out);
+	out = NULL;
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+					   const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	int i;
+
+	if (!strcmp(info->target_name, "x86_64"))
+		arch = ARCH_X86_64;
+	else if (!strcmp(info->target_name, "aarch64"))
+		arch = ARCH_ARM64;
+	else if (!strcmp(info->target_name, "riscv64"))
+		arch = ARCH_RISCV64;
+	else {
+		fprintf(stderr, "tlbcount: target %s not supported\n",
+			info->target_name);
+		return -1;
+	}
+	vcpus = info->system_emulation ? info->system.smp_vcpus : 1;
+	snprintf(names[MAX_COUNTERS - 1], sizeof(names[0]), "other");
+	for (i = 0; i < argc; i++) {
+		char *v = strchr(argv[i], '=');
+
+		if (!v) {
+			fprintf(stderr, "tlbcount: bad argument %s\n", argv[i]);
+			return -1;
+		}
+		*v++ = '\0';
+		if (!strcmp(argv[i], "out")) {
+			out = fopen(v, "w");
+			if (!out) {
+				perror(v);
+				return -1;
+			}
+		} else if (!strcmp(argv[i], "fn") && nr_fns < MAX_FNS) {
+			char *colon = strrchr(v, ':'), name[40];
+
+			if (!colon) {
+				fprintf(stderr, "tlbcount: fn=NAME:ADDR\n");
+				return -1;
+			}
+			*colon = '\0';
+			fn_addr[nr_fns] = strtoull(colon + 1, NULL, 16);
+			snprintf(name, sizeof(name), "fn_%s", v);
+			fn_counter[nr_fns++] = counter(name);
+		} else {
+			fprintf(stderr, "tlbcount: unknown argument %s\n",
+				argv[i]);
+			return -1;
+		}
+	}
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	return 0;
+}
