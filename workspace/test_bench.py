@@ -263,6 +263,58 @@ class Parse(unittest.TestCase):
             self.assertEqual(parse.load_log(p)["arch"], "arm64")
 
 
+class TlbCount(unittest.TestCase):
+    LOG = "\n".join([
+        'PB-TLB {"bench":"unmap1","size_kb":4,"folios":1024,"pages":1024,"marked":1,'
+        '"traced":0,"expect":{"tlbi_vale1is":512}}',
+        'PB-TLB {"bench":"pageout","size_kb":64,"folios":4096,"marked":1,"traced":0}',
+        'PB-TLB {"bench":"pageout","size_kb":64,"folios":4096,"flushes":4096}',
+        'PB-TLBCOUNT {"region":1,"vcpus":2,"counts":{"tlbi_vale1is":512,"dsb_ish":526}}',
+        'PB-TLBCOUNT {"region":2,"vcpus":2,"counts":{"tlbi_rvale1is":4096}}',
+    ]) + "\n"
+
+    def test_counts_go_to_the_marked_records_in_order(self):
+        _, _, _, _, bad, tlb = parse.parse_log_text(self.LOG)
+        self.assertEqual(bad, [])
+        self.assertEqual(tlb[0]["insns"], {"tlbi_vale1is": 512, "dsb_ish": 526})
+        self.assertEqual(tlb[1]["insns"], {"tlbi_rvale1is": 4096})
+        self.assertNotIn("insns", tlb[2])	# an older, unmarked record
+
+    def test_region_count_mismatch_is_bad(self):
+        text = self.LOG.replace('PB-TLBCOUNT {"region":2', 'X {"region":2')
+        bad = parse.parse_log_text(text)[4]
+        self.assertEqual(len(bad), 1)
+        self.assertIn("1 regions counted by tlbcount, 2 marked", bad[0][1])
+
+    def test_known_count(self):
+        import tlbcount
+        fails, notes = tlbcount.check(self.LOG)
+        self.assertEqual(fails, [])
+        self.assertEqual(notes, ["unmap1: tlbi_vale1is = 512 exact"])
+        fails, _ = tlbcount.check(self.LOG.replace('"tlbi_vale1is":512,', '"tlbi_vale1is":513,'))
+        self.assertEqual(len(fails), 1)
+        self.assertIn("tlbi_vale1is = 513, want 512", fails[0])
+        # A sum of kinds (riscv64: SFENCE.VMA with or without an ASID).
+        text = self.LOG.replace('{"tlbi_vale1is":512}}', '{"a+b":512}}').replace(
+            '"tlbi_vale1is":512,', '"a":500,"b":12,')
+        self.assertEqual(tlbcount.check(text)[0], [])
+        # Marked regions and no counts at all: the plugin did not run.
+        fails, _ = tlbcount.check("\n".join(self.LOG.splitlines()[:3]))
+        self.assertEqual(fails, ["the plugin counted no region"])
+
+    def test_table_per_folio(self):
+        _, _, _, _, _, tlb = parse.parse_log_text(self.LOG)
+        tlb[1]["insns"] = {"tlbi_vale1is": 65536, "tlbi_rvale1is": 8192,
+                           "fn_contpte_convert": 8192, "fn___contpte_try_unfold": 4096,
+                           "tlbi_vmalle1is": 2}
+        rows = analyse.tlb_rows([dict(arch="arm64", kernel="vanilla", tlb=tlb[1:2])])
+        head, body = tables.tlbcount_table(rows, "arm64")
+        cell = dict(zip(head, body[0]))
+        self.assertEqual((cell["TLBI page"], cell["TLBI range"], cell["unfolds"],
+                          cell["folds"], cell["TLBI ASID/all"]), ("16", "2", "1", "1", "0"))
+        self.assertEqual(tables.tlbcount_table(rows, "x86_64")[1], [])
+
+
 class Checks(unittest.TestCase):
     def test_traced_flushes_prove_the_batched_unmap(self):
         # As the x86_64 test kernel printed it in make check's quick bench.
@@ -278,6 +330,30 @@ class Checks(unittest.TestCase):
         self.assertTrue(checks.check_tlb(dict(t, events_written=0)))
         self.assertEqual(checks.check_tlb(dict(t, size_kb=4, flushes=65536)), [])
         self.assertEqual(checks.check_tlb(dict(t, bench="migrate", flushes=65536)), [])
+
+    def test_tlbcount_limit(self):
+        # As the arm64 bench kernels counted 64K MADV_PAGEOUT (tlbcount).
+        batched = {"tlbi_rvale1is": 4096, "tlbi_aside1is": 127, "dsb_ish": 4244,
+                   "dsb_ishst": 4239, "isb": 1903}
+        per_pte = {"tlbi_vale1is": 65536, "tlbi_rvale1is": 4096,
+                   "fn_contpte_convert": 4096, "fn___contpte_try_unfold": 4096}
+        t = {"bench": "pageout", "size_kb": 64, "folios": 4096, "marked": 1,
+             "traced": 0, "insns": batched}
+        self.assertTrue(checks.tlb_checked(t, "arm64"))
+        self.assertEqual(checks.check_tlb(t, "arm64"), [])
+        fl = checks.check_tlb(dict(t, insns=per_pte), "arm64")
+        self.assertEqual(len(fl), 2)
+        self.assertIn("69632 TLBI by address for 4096 folios", fl[0])
+        self.assertIn("4096 contpte unfolds", fl[1])
+        # Not judged: x86_64 (no such limit; the trace judges pageout), a
+        # PMD-mapped 2M folio under MADV_PAGEOUT, order-0 folios.
+        self.assertEqual(checks.check_tlb(dict(t, insns=per_pte), "x86_64"), [])
+        self.assertFalse(checks.tlb_checked(dict(t, insns=per_pte), "x86_64"))
+        self.assertEqual(checks.check_tlb(dict(t, insns=per_pte, size_kb=2048,
+                                               folios=128), "arm64"), [])
+        self.assertTrue(checks.check_tlb(dict(t, insns=per_pte, bench="migrate",
+                                              size_kb=2048, folios=128), "arm64"))
+        self.assertEqual(checks.check_tlb(dict(t, insns=per_pte, size_kb=4), "arm64"), [])
 
     def test_correct_runs_are_not_flagged(self):
         for b, kb in (("pageout", 64), ("pageout", 4), ("pageout", 2048),

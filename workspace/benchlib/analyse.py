@@ -226,5 +226,12 @@ def tlb_rows(runs):
                 vals = [t[f] for t in ts if f in t]
                 row[f] = mean(vals) if vals else None
             row["lost"] = sum(max(t.get("events_lost", 0), 0) for t in ts)
+            # The tlbcount plugin's counts, per folio, over the runs it counted.
+            counted = [t["insns"] for t in ts if "insns" in t]
+            if counted:
+                kinds = sorted({k for c in counted for k in c})
+                row["insns"] = {k: mean([c.get(k, 0) for c in counted]) / folios
+                                for k in kinds}
+                row["counted"] = len(counted)
             rows.append(row)
     return rows

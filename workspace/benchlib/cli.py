@@ -8,12 +8,27 @@ import os
 import sys
 
 from .analyse import analyse, goal_failures, goal_points, tlb_rows
-from .checks import check_sample, check_tlb, tlb_checked
+from .checks import ARM64_TLBI_VA, check_sample, check_tlb, tlb_checked
 from .parse import KERNELS, load_log
 from .plot import plot
 from .report import environment, icount_run, write_report
 from .stats import BOOTSTRAP_RESAMPLES
-from .tables import TABLE_HEAD, fmt_size, table_rows, text_table, tlb_table
+from .tables import (TABLE_HEAD, fmt_size, table_rows, text_table, tlb_table,
+                     tlbcount_table)
+
+
+def tlb_evidence(t):
+    """What a checked PB-TLB record shows, in words."""
+    out = []
+    if t.get("traced", 1) and t.get("flushes") is not None:
+        out.append("%s TLB flushes" % t["flushes"])
+    ins = t.get("insns")
+    if ins is not None:
+        va = sum(ins.get(k, 0) for k in ARM64_TLBI_VA)
+        out.append("%d TLBI by address, %d unfolds (tlbcount)"
+                   % (va, ins.get("fn___contpte_try_unfold", 0)) if va else
+                   "tlbcount: %s" % ", ".join("%s %d" % kv for kv in sorted(ins.items())))
+    return "; ".join(out) or "nothing counted"
 
 
 def main(argv=None):
@@ -77,6 +92,10 @@ def main(argv=None):
         if body:
             print("TLB flushes (tlb:tlb_flush trace event, untimed run):")
             print(text_table(head, body))
+        head, body = tlbcount_table(trows, arch)
+        if body:
+            print("TLB maintenance per folio (tlbcount plugin, untimed run):")
+            print(text_table(head, body))
     if icount_run(env):
         print("\nTCG with -icount: times are guest instruction counts on one vCPU; "
               "read the speedups as ratios of instructions executed.")
@@ -96,13 +115,13 @@ def main(argv=None):
                 continue
             for t in r["tlb"]:
                 what = "%s %s %s" % (r["arch"], t.get("bench"), fmt_size(t.get("size_kb", 0)))
-                fl = check_tlb(t)
+                fl = check_tlb(t, r["arch"])
                 for f in fl:
                     print("check-counters: %s: %s" % (what, f), file=sys.stderr)
                 flagged += bool(fl)
-                if not fl and tlb_checked(t):
-                    print("check-counters: %s: %s TLB flushes for %s folios: the batched "
-                          "unmap" % (what, t.get("flushes"), t.get("folios")))
+                if not fl and tlb_checked(t, r["arch"]):
+                    print("check-counters: %s: %s for %s folios: the batched path"
+                          % (what, tlb_evidence(t), t.get("folios")))
     if flagged:
         print("%d samples flagged by the counter checks (see report.md)" % flagged)
     if not samples:

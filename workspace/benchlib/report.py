@@ -12,7 +12,8 @@ from .analyse import REGRESSION_LIMIT, per_boot_medians, sort_key
 from .parse import KERNELS
 from .stats import BOOTSTRAP_RESAMPLES
 from .tables import (TABLE_HEAD, counters_table, fmt_ms, fmt_size, md_table,
-                     migration_counters_table, table_rows, targets, tlb_table)
+                     migration_counters_table, table_rows, targets, tlb_table,
+                     tlbcount_table)
 
 
 def host_cpu():
@@ -196,6 +197,23 @@ def write_report(path, runs, samples, rows, env, png_ok, trows=(), aa=False):
                       "batched shootdowns; nr_tlb_local_flush_one counts "
                       "their pages), their mean size, full flushes and "
                       "flush IPIs sent to the other CPU:",
+                      "", md_table(head, body), ""]
+        head, body = tlbcount_table(trows, arch)
+        if body:
+            lines += ["TLB maintenance per folio over the same untimed runs, "
+                      "counted by instruction with the tlbcount QEMU plugin "
+                      "(workspace/tlbcount.c) on every vCPU between two "
+                      "markers around the unmap or move_pages() call "
+                      "(arm64: TLBI by operation, DSB by domain, ISB, calls of "
+                      "__contpte_try_unfold and the other contpte conversions, "
+                      "folds; x86_64: flush_tlb_func() runs, local and remote, "
+                      "IPI rounds, INVLPG, CR3/CR4 writes).  The limit for one "
+                      "fully mapped 64K folio: at most one range invalidation "
+                      "and its barrier (none when reclaim defers the flush to "
+                      "its batch) and no unfold.  unmap1 is the method's known "
+                      "count: every other page of a region munmap()ed one by "
+                      "one, so 0.50 single-page invalidations per page, exact "
+                      "or the boot fails:",
                       "", md_table(head, body), ""]
     pb = per_boot_medians(samples)
     if pb:

@@ -163,6 +163,8 @@ def tlb_table(trows, arch):
         if t["arch"] != arch:
             continue
         fl = t["flushes"]
+        if fl is None:		# not traced (no tlb:tlb_flush event)
+            continue
         # A full flush has no page count: pages/flush is over the others.
         ranged = fl - (t["full_flushes"] or 0)
         body.append((t["bench"], fmt_size(t["size_kb"]), t["kernel"], "%d" % t["runs"],
@@ -174,6 +176,71 @@ def tlb_table(trows, arch):
     head = ("workload", "size", "kernel", "runs", "folios", "swpout", "flushes",
             "flushes/folio", "pages/flush", "full", "IPIs sent", "events lost")
     return head, body
+
+
+# The tlbcount columns per arch: (heading, counter names summed).  Kinds
+# not listed (e.g. tlbi_vmalle1is) are summed under "other TLBI".
+TLBCOUNT_COLUMNS = {
+    "arm64": (("TLBI page", ("tlbi_vae1is", "tlbi_vale1is", "tlbi_vaae1is",
+                             "tlbi_vaale1is", "tlbi_vae1", "tlbi_vale1")),
+              ("TLBI range", ("tlbi_rvae1is", "tlbi_rvale1is", "tlbi_rvaae1is",
+                              "tlbi_rvaale1is", "tlbi_rvae1", "tlbi_rvale1")),
+              ("TLBI ASID/all", ("tlbi_aside1is", "tlbi_vmalle1is", "tlbi_aside1",
+                                 "tlbi_vmalle1")),
+              ("DSB ISHST", ("dsb_ishst",)),
+              ("DSB ISH", ("dsb_ish",)),
+              ("DSB other", ("dsb_sy", "dsb_st", "dsb_ld", "dsb_nsh", "dsb_nshst",
+                             "dsb_ishld", "dsb_osh", "dsb_oshst")),
+              ("ISB", ("isb",)),
+              ("unfolds", ("fn___contpte_try_unfold",)),
+              ("folds", ("fn_contpte_convert", "-fn___contpte_try_unfold"))),
+    "x86_64": (("flushes run", ("fn_flush_tlb_func",)),
+               ("IPI rounds", ("fn_native_flush_tlb_multi",)),
+               ("INVLPG", ("invlpg",)),
+               ("CR3 writes", ("mov_cr3",)),
+               ("INVPCID", ("invpcid",)),
+               ("CR4 writes", ("mov_cr4",))),
+    "riscv64": (("SFENCE.VMA addr+ASID", ("sfence_vma_addr_asid",)),
+                ("addr", ("sfence_vma_addr",)),
+                ("ASID", ("sfence_vma_asid",)),
+                ("all", ("sfence_vma_all",))),
+}
+
+
+def tlbcount_sum(insns, names):
+    """Sum of @insns over @names; a name "-x" subtracts x."""
+    return sum(-insns.get(n[1:], 0) if n.startswith("-") else insns.get(n, 0)
+               for n in names)
+
+
+def tlbcount_table(trows, arch):
+    """TLB maintenance instructions per folio (the tlbcount plugin) of one
+    arch: one row per (workload, size, kernel) that has counts."""
+    cols = TLBCOUNT_COLUMNS.get(arch, ())
+    known = {n.lstrip("-") for _, names in cols for n in names}
+    body = []
+    for t in trows:
+        ins = t.get("insns")
+        if t["arch"] != arch or not ins:
+            continue
+        cells = [fmt_per(tlbcount_sum(ins, names)) for _, names in cols]
+        other = sum(v for k, v in ins.items()
+                    if k not in known and (k.startswith("tlbi_") or k.startswith("sfence")))
+        if arch == "arm64":
+            cells.insert(3, fmt_per(other))
+        body.append([t["bench"], fmt_size(t["size_kb"]), t["kernel"],
+                     "%d" % t["counted"], "%d" % t["folios"]] + cells)
+    head = ["workload", "size", "kernel", "runs", "folios"] + [c for c, _ in cols]
+    if arch == "arm64":
+        head.insert(8, "other TLBI")
+    return head, body
+
+
+def fmt_per(v):
+    """A per-folio count: 0, an integer, or two decimals."""
+    if abs(v) < 0.005:
+        return "0"
+    return "%d" % round(v) if abs(v - round(v)) < 0.005 else "%.2f" % v
 
 
 def fmt_num(v):
