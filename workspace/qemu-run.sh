@@ -33,7 +33,9 @@
 # function addresses it counts calls of come from the kernel's System.map,
 # and appends its PB-TLBCOUNT lines (LOG.tlb) to LOG; workspace/tlbcount.py
 # then checks that every counted region has its counts and that the known
-# counts (pb_bench unmap1) are exact.
+# counts (pb_bench unmap1) are exact.  PB_TLBPROF=1 also has it profile
+# each region, instructions per kernel function (map=System.map), into
+# LOG.prof: workspace/tlbprof.py compares two such boots.
 #
 # Built-in KUnit suites run at boot only for the "check" plan (or with
 # PB_KUNIT=1): under TCG the pgtable_batch suite alone takes 25 s on
@@ -202,6 +204,10 @@ if [ "$accel" = tcg ] && [ "${PB_TLBCOUNT:-0}" = 1 ]; then
 	tlbcount="$BUILD/tlbcount.so,out=$LOG.tlb"
 	map=$(dirname "$KERNEL")/System.map
 	[ -f "$map" ] && tlbcount+=$(tlbcount_fns "$map")
+	if [ "${PB_TLBPROF:-0}" = 1 ] && [ -f "$map" ]; then
+		rm -f "$LOG.prof"
+		tlbcount+=",map=$map,prof=$LOG.prof"
+	fi
 	label+=", tlbcount"
 fi
 echo "$label" >"$LOG.accel"

@@ -30,6 +30,16 @@
  *   riscv64  SFENCE.VMA by operands (all, addr, asid, addr_asid)
  * and, for each fn= argument, the executions of the instruction at ADDR
  * (a function's entry, from System.map: calls of it).
+ *
+ * With map=SYSTEM.MAP,prof=FILE it also profiles: every instruction
+ * executed is counted against the kernel text symbol it lies in (outside
+ * the kernel's text: "[other]", user space included), and at the stop
+ * marker one line per region goes to FILE:
+ *
+ *   PB-PROFILE {"region":N,"total":T,"funcs":{"try_to_migrate_one":1157,...}}
+ *
+ * The counters are inline adds, not atomic: exact with one vCPU (the
+ * -icount guests of qemu-run.sh), approximate with more.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -60,6 +70,18 @@ static _Atomic unsigned int region;
 static FILE *out;
 static int vcpus;
 static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The profile: kernel text symbols, sorted, and a counter for each. */
+struct sym {
+	uint64_t addr;
+	char *name;
+};
+static struct sym *syms;
+static size_t nr_syms;
+static uint64_t text_end;	/* _etext */
+static uint64_t *prof_count;	/* nr_syms + 1: the last is "[other]" */
+static uint64_t *prof_base;
+static FILE *prof_out;
 
 enum { MARK_START = 1, MARK_STOP = 2 };
 
@@ -116,6 +138,28 @@ static void report(void)
 	fflush(out);
 }
 
+static void prof_report(unsigned int n)
+{
+	uint64_t total = 0, d;
+	bool first = true;
+	size_t i;
+
+	for (i = 0; i <= nr_syms; i++)
+		total += prof_count[i] - prof_base[i];
+	fprintf(prof_out, "PB-PROFILE {\"region\":%u,\"total\":%" PRIu64
+		",\"funcs\":{", n, total);
+	for (i = 0; i <= nr_syms; i++) {
+		d = prof_count[i] - prof_base[i];
+		if (!d)
+			continue;
+		fprintf(prof_out, "%s\"%s\":%" PRIu64, first ? "" : ",",
+			i < nr_syms ? syms[i].name : "[other]", d);
+		first = false;
+	}
+	fprintf(prof_out, "}}\n");
+	fflush(prof_out);
+}
+
 static void mark_cb(unsigned int vcpu, void *udata)
 {
 	int i;
@@ -125,10 +169,77 @@ static void mark_cb(unsigned int vcpu, void *udata)
 		atomic_store(&counting, false);
 		for (i = 0; i < MAX_COUNTERS; i++)
 			atomic_store(&counts[i], 0);
+		if (prof_count)
+			memcpy(prof_base, prof_count,
+			       (nr_syms + 1) * sizeof(*prof_count));
 		atomic_store(&counting, true);
 	} else if (atomic_exchange(&counting, false)) {
+		if (prof_count)
+			prof_report(atomic_load(&region) + 1);
 		report();
 	}
+}
+
+/* The profile counter of the instruction at @va. */
+static uint64_t *prof_slot(uint64_t va)
+{
+	size_t lo = 0, hi = nr_syms;
+
+	if (!nr_syms || va < syms[0].addr || va >= text_end)
+		return &prof_count[nr_syms];
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (syms[mid].addr <= va)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &prof_count[lo];
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Read the text symbols of a System.map; 0 or -1. */
+static int load_map(const char *path)
+{
+	char line[512], type, name[256];
+	size_t cap = 0;
+	uint64_t addr;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (!strcmp(name, "_etext"))
+			text_end = addr;
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			continue;
+		if (nr_syms == cap) {
+			cap = cap ? 2 * cap : 65536;
+			syms = realloc(syms, cap * sizeof(*syms));
+			if (!syms)
+				return -1;
+		}
+		syms[nr_syms].addr = addr;
+		syms[nr_syms++].name = strdup(name);
+	}
+	fclose(f);
+	qsort(syms, nr_syms, sizeof(*syms), cmp_sym);
+	if (!text_end && nr_syms)
+		text_end = syms[nr_syms - 1].addr + 4096;
+	prof_count = calloc(nr_syms + 1, sizeof(*prof_count));
+	prof_base = calloc(nr_syms + 1, sizeof(*prof_base));
+	return prof_count && prof_base ? 0 : -1;
 }
 
 static const char *arm64_tlbi(unsigned int op1, unsigned int crm,
@@ -313,6 +424,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (c >= 0)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, count_cb,
 				QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)c);
+		if (prof_count)
+			qemu_plugin_register_vcpu_insn_exec_inline(insn,
+				QEMU_PLUGIN_INLINE_ADD_U64, prof_slot(va), 1);
 		for (j = 0; j < nr_fns; j++)
 			if (va == fn_addr[j])
 				qemu_plugin_register_vcpu_insn_exec_cb(insn,
@@ -328,6 +442,9 @@ static void at_exit(qemu_plugin_id_t id, void *p)
 	if (out)
 		fclose(out);
 	out = NULL;
+	if (prof_out)
+		fclose(prof_out);
+	prof_out = NULL;
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
@@ -363,6 +480,15 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 				perror(v);
 				return -1;
 			}
+		} else if (!strcmp(argv[i], "map")) {
+			if (load_map(v))
+				return -1;
+		} else if (!strcmp(argv[i], "prof")) {
+			prof_out = fopen(v, "w");
+			if (!prof_out) {
+				perror(v);
+				return -1;
+			}
 		} else if (!strcmp(argv[i], "fn") && nr_fns < MAX_FNS) {
 			char *colon = strrchr(v, ':'), name[40];
 
@@ -379,6 +505,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 				argv[i]);
 			return -1;
 		}
+	}
+	if (!prof_out != !prof_count) {
+		fprintf(stderr, "tlbcount: map= and prof= go together\n");
+		return -1;
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
