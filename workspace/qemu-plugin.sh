@@ -9,8 +9,11 @@
 # header comes from the source package of the installed qemu-system-x86's
 # exact version, fetched with apt-get into build/apt-src (a private apt
 # state with deb-src entries made from the machine's own bookworm sources;
-# the system's apt configuration is not touched).  Debian's patches to the
-# header, if any, stop the build (this one has none).
+# the system's apt configuration is not touched).  The header comes from
+# the upstream (orig) tarball, so when that exact Debian revision is no
+# longer in the archive another revision of the same upstream version
+# serves.  Debian's patches to the header, if any, stop the build (7.2's
+# have none).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,13 +32,16 @@ fetch_header() {
 	rm -rf "${APT:?}" "${DIR:?}/$ver"
 	mkdir -p "$APT/etc" "$APT/lists/partial" "$APT/cache/archives/partial" \
 		"$APT/dl" "$DIR/$ver"
-	# deb-src twins of the system's bookworm stanzas (one file each).
+	# deb-src twins of the system's Debian bookworm stanzas (signed with
+	# Debian's archive keyring; one file each).
 	local f n=0
 	for f in /etc/apt/sources.list.d/*.sources; do
 		[ -f "$f" ] || continue
-		grep -Eq '^Suites:.*\bbookworm\b' "$f" || continue
 		case $(basename "$f") in pgtable-batch-*) continue ;; esac
-		sed -e 's/^Types:.*/Types: deb-src/' "$f" >"$APT/etc/$n.sources"
+		awk 'BEGIN { RS = ""; ORS = "\n\n" }
+		/(^|\n)Suites:[^\n]*(bookworm|stable)/ && /debian-archive-keyring/ {
+			sub(/(^|\n)Types:[^\n]*/, "\nTypes: deb-src"); print
+		}' "$f" >"$APT/etc/$n.sources"
 		n=$((n + 1))
 	done
 	if [ -f /etc/apt/sources.list ]; then
@@ -45,10 +51,21 @@ fetch_header() {
 	aptopts=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$APT/etc"
 		 -o "Dir::State::Lists=$APT/lists" -o "Dir::Cache=$APT/cache"
 		 -o APT::Sandbox::User=root)
-	apt-get -qq "${aptopts[@]}" update
-	(cd "$APT/dl" && apt-get -qq "${aptopts[@]}" source --download-only "qemu=$ver")
-	tarball=$(ls "$APT"/dl/qemu_*.orig.tar.*)
-	tar -xf "$tarball" -C "$DIR/$ver" --wildcards --strip-components=3 \
+	# A source that fails to update must not stop the others.
+	apt-get -qq "${aptopts[@]}" update || true
+	local want=$ver upstream=${ver%-*} versions
+	versions=$(apt-cache "${aptopts[@]}" showsrc qemu 2>/dev/null | sed -n 's/^Version: //p')
+	if ! grep -qxF "$ver" <<<"$versions"; then
+		want=$(grep -F "$upstream-" <<<"$versions" | head -1)
+		[ -n "$want" ] || { echo "qemu-plugin: no qemu $upstream source in the archive" >&2; exit 1; }
+		echo "qemu-plugin: qemu $ver is gone from the archive, its upstream tarball from $want"
+	fi
+	(cd "$APT/dl" && apt-get -qq "${aptopts[@]}" source --download-only "qemu=$want")
+	for tarball in "$APT"/dl/qemu_*.orig.tar.*; do
+		case $tarball in *.asc) continue ;; esac
+		break
+	done
+	tar -xf "$tarball" -C "$APT/dl" --wildcards --strip-components=3 \
 		'*/include/qemu/qemu-plugin.h'
 	# Debian's patches that touch the header, in series order.
 	mkdir -p "$APT/deb"
@@ -62,6 +79,7 @@ fetch_header() {
 			exit 1
 		done
 	fi
+	mv "$APT/dl/qemu-plugin.h" "$hdr"
 	rm -rf "$APT/dl" "$APT/deb"
 }
 

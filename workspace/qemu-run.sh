@@ -184,12 +184,12 @@ if [ "$accel" = tcg ] && [ -n "${PB_ICOUNT:-}" ]; then
 fi
 # The functions whose calls the plugin counts, per arch: contpte
 # conversions (fold or unfold) and unfolds on arm64, flush IPI rounds and
-# flush function runs (local and remote) on x86_64.
+# flush function runs (local and remote) and kernel page flushes on x86_64.
 tlbcount_fns() {
 	local map=$1 f addr
 	case $ARCH in
 	arm64) set -- contpte_convert __contpte_try_unfold __contpte_try_fold ;;
-	x86_64) set -- native_flush_tlb_multi flush_tlb_func ;;
+	x86_64) set -- native_flush_tlb_multi flush_tlb_func flush_tlb_one_kernel ;;
 	*) set -- ;;
 	esac
 	for f; do

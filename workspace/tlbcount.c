@@ -22,12 +22,20 @@
  * behalf of the marking task, including those in another CPU's IPI
  * handler, are in.  At the stop marker the plugin appends one line to FILE:
  *
- *   PB-TLBCOUNT {"region":N,"vcpus":V,"counts":{"tlbi_vale1is":16,...}}
+ *   PB-TLBCOUNT {"region":N,"vcpus":V,"counts":{"tlbi_vale1is":16,...},
+ *                "self":{...}}
+ *
+ * "counts" sums every vCPU, "self" is the vCPU that executed the start
+ * marker alone (a known count is checked against it: other CPUs flush
+ * for their own reasons).  The counters are atomic, exact with any number
+ * of vCPUs.
  *
  * Counted, by encoding:
- *   arm64    TLBI by operation (tlbi_<op>), DSB by option (dsb_<opt>), ISB
- *   x86_64   INVLPG, INVPCID, MOV to CR3 and to CR4
- *   riscv64  SFENCE.VMA by operands (all, addr, asid, addr_asid)
+ *   arm64    TLBI by operation (tlbi_<op>, tlbi_<op>nxs), DSB by option
+ *            (dsb_<opt>, dsb_nxs), ISB
+ *   x86_64   INVLPG, INVPCID, INVLPGB, TLBSYNC, MOV to CR3 and to CR4
+ *   riscv64  SFENCE.VMA and SINVAL.VMA by operands (all, addr, asid,
+ *            addr_asid), SFENCE.W.INVAL, SFENCE.INVAL.IR
  * and, for each fn= argument, the executions of the instruction at ADDR
  * (a function's entry, from System.map: calls of it).
  *
@@ -38,8 +46,8 @@
  *
  *   PB-PROFILE {"region":N,"total":T,"funcs":{"try_to_migrate_one":1157,...}}
  *
- * The counters are inline adds, not atomic: exact with one vCPU (the
- * -icount guests of qemu-run.sh), approximate with more.
+ * The profile's counters are inline adds, not atomic: exact with one vCPU
+ * (the -icount guests of qemu-run.sh), approximate with more.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -55,12 +63,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 #define MAX_COUNTERS	128
 #define MAX_FNS		32
+#define MAX_VCPUS	16	/* vCPUs counted apart; the rest share the last */
 
 enum arch { ARCH_X86_64, ARCH_ARM64, ARCH_RISCV64 };
 
 static enum arch arch;
 static char names[MAX_COUNTERS][40];
-static _Atomic uint64_t counts[MAX_COUNTERS];
+static _Atomic uint64_t counts[MAX_VCPUS][MAX_COUNTERS];
+static _Atomic unsigned int start_vcpu;
 static int nr_counters;
 static uint64_t fn_addr[MAX_FNS];
 static int fn_counter[MAX_FNS];
@@ -108,33 +118,52 @@ out:
 	return i;
 }
 
-static void count_cb(unsigned int vcpu, void *udata)
+static unsigned int vcpu_slot(unsigned int vcpu)
 {
-	(void)vcpu;
-	if (atomic_load_explicit(&counting, memory_order_relaxed))
-		atomic_fetch_add_explicit(&counts[(uintptr_t)udata], 1,
-					  memory_order_relaxed);
+	return vcpu < MAX_VCPUS ? vcpu : MAX_VCPUS - 1;
 }
 
-static void report(void)
+static void count_cb(unsigned int vcpu, void *udata)
 {
-	unsigned int n = atomic_fetch_add(&region, 1) + 1;
+	if (atomic_load_explicit(&counting, memory_order_relaxed))
+		atomic_fetch_add_explicit(&counts[vcpu_slot(vcpu)][(uintptr_t)udata],
+					  1, memory_order_relaxed);
+}
+
+/* One JSON object of the counters of vCPU @only, or of all if negative. */
+static void print_counts(int only)
+{
 	bool first = true;
+	unsigned int v;
 	int i;
 
-	if (!out)
-		return;
-	fprintf(out, "PB-TLBCOUNT {\"region\":%u,\"vcpus\":%d,\"counts\":{",
-		n, vcpus);
+	fputc('{', out);
 	for (i = 0; i < MAX_COUNTERS; i++) {
-		uint64_t c = atomic_load(&counts[i]);
+		uint64_t c = 0;
 
+		for (v = 0; v < MAX_VCPUS; v++)
+			if (only < 0 || v == (unsigned int)only)
+				c += atomic_load(&counts[v][i]);
 		if (!c || !names[i][0])
 			continue;
 		fprintf(out, "%s\"%s\":%" PRIu64, first ? "" : ",", names[i], c);
 		first = false;
 	}
-	fprintf(out, "}}\n");
+	fputc('}', out);
+}
+
+static void report(void)
+{
+	unsigned int n = atomic_fetch_add(&region, 1) + 1;
+
+	if (!out)
+		return;
+	fprintf(out, "PB-TLBCOUNT {\"region\":%u,\"vcpus\":%d,\"counts\":",
+		n, vcpus);
+	print_counts(-1);
+	fprintf(out, ",\"self\":");
+	print_counts(atomic_load(&start_vcpu));
+	fprintf(out, "}\n");
 	fflush(out);
 }
 
@@ -162,13 +191,14 @@ static void prof_report(unsigned int n)
 
 static void mark_cb(unsigned int vcpu, void *udata)
 {
-	int i;
+	int i, v;
 
-	(void)vcpu;
 	if ((uintptr_t)udata == MARK_START) {
 		atomic_store(&counting, false);
-		for (i = 0; i < MAX_COUNTERS; i++)
-			atomic_store(&counts[i], 0);
+		for (v = 0; v < MAX_VCPUS; v++)
+			for (i = 0; i < MAX_COUNTERS; i++)
+				atomic_store(&counts[v][i], 0);
+		atomic_store(&start_vcpu, vcpu_slot(vcpu));
 		if (prof_count)
 			memcpy(prof_base, prof_count,
 			       (nr_syms + 1) * sizeof(*prof_count));
@@ -291,16 +321,22 @@ static int classify_arm64(const uint8_t *b, size_t len, int *mark)
 		*mark = MARK_START;
 	else if (insn == (0xd2800000u | 0x5b02 << 5 | 31))
 		*mark = MARK_STOP;
-	/* SYS #op1, C8, Cm, #op2: TLBI */
-	if ((insn & 0xfff8f000u) == 0xd5088000u) {
+	/* SYS #op1, C8 (C9: the nXS forms), Cm, #op2: TLBI */
+	if ((insn & 0xfff8e000u) == 0xd5088000u) {
+		const char *nxs = insn & 0x1000 ? "nxs" : "";
+
 		s = arm64_tlbi(insn >> 16 & 7, insn >> 8 & 15, insn >> 5 & 7);
 		if (s)
-			snprintf(name, sizeof(name), "tlbi_%s", s);
+			snprintf(name, sizeof(name), "tlbi_%s%s", s, nxs);
 		else
-			snprintf(name, sizeof(name), "tlbi_op1_%u_c%u_%u",
-				 insn >> 16 & 7, insn >> 8 & 15, insn >> 5 & 7);
+			snprintf(name, sizeof(name), "tlbi_op1_%u_c%u_%u%s",
+				 insn >> 16 & 7, insn >> 8 & 15, insn >> 5 & 7,
+				 nxs);
 		return counter(name);
 	}
+	/* DSB <option>nXS */
+	if ((insn & 0xfffff3ffu) == 0xd503323fu)
+		return counter("dsb_nxs");
 	if ((insn & 0xfffff0ffu) == 0xd503309fu) {
 		s = arm64_dsb(insn >> 8 & 15);
 		if (!s)
@@ -348,10 +384,14 @@ static int classify_x86(const uint8_t *b, size_t len, int *mark)
 	i = x86_prefixes(b, len, &op66);
 	if (i + 2 >= len || b[i] != 0x0f)
 		return -1;
-	/* 0F 01 /7, memory operand: INVLPG */
+	/* 0F 01 /7, memory operand: INVLPG; 0F 01 FE/FF: INVLPGB, TLBSYNC */
 	if (b[i + 1] == 0x01 && (b[i + 2] & 0x38) == 0x38 &&
 	    (b[i + 2] & 0xc0) != 0xc0)
 		return counter("invlpg");
+	if (b[i + 1] == 0x01 && b[i + 2] == 0xfe)
+		return counter("invlpgb");
+	if (b[i + 1] == 0x01 && b[i + 2] == 0xff)
+		return counter("tlbsync");
 	/* 0F 22 /r: MOV to CRn */
 	if (b[i + 1] == 0x22) {
 		switch (b[i + 2] >> 3 & 7) {
@@ -379,17 +419,21 @@ static int classify_riscv(const uint8_t *b, size_t len, int *mark)
 		*mark = MARK_START;
 	else if (insn == (0x5b2u << 20 | 0x13))
 		*mark = MARK_STOP;
-	/* SFENCE.VMA rs1, rs2 */
-	if ((insn & 0xfe007fffu) == 0x12000073u) {
+	if (insn == 0x18000073u)
+		return counter("sfence_w_inval");
+	if (insn == 0x18100073u)
+		return counter("sfence_inval_ir");
+	/* SFENCE.VMA rs1, rs2 and SINVAL.VMA rs1, rs2 (Svinval) */
+	if ((insn & 0xfe007fffu) == 0x12000073u ||
+	    (insn & 0xfe007fffu) == 0x16000073u) {
+		const char *op = (insn >> 25) == 0x09 ? "sfence_vma" : "sinval_vma";
 		bool addr = insn >> 15 & 31, asid = insn >> 20 & 31;
+		char name[40];
 
-		if (addr && asid)
-			return counter("sfence_vma_addr_asid");
-		if (addr)
-			return counter("sfence_vma_addr");
-		if (asid)
-			return counter("sfence_vma_asid");
-		return counter("sfence_vma_all");
+		snprintf(name, sizeof(name), "%s_%s", op,
+			 addr && asid ? "addr_asid" : addr ? "addr" :
+			 asid ? "asid" : "all");
+		return counter(name);
 	}
 	return -1;
 }

@@ -8,11 +8,13 @@ Fails (exit 1, the reasons on stdout) when the plugin counted a different
 number of regions than the guest marked, when a marked region has no
 counts, or when a region with a known count (pb_bench unmap1's "expect":
 N single-page munmap()s, each one invalidation of one page) differs from
-it.  A key "a+b" in "expect" is the sum of the two counts.  On success it
-prints the known-count results, one line each.
+it.  A key of "expect" is a sum of counts, "a+b-c"; with the prefix
+"self:" of the marking vCPU's counts alone.  On success it prints the
+known-count results, one line each.
 """
 
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -22,9 +24,13 @@ from benchlib.parse import parse_log_text  # noqa: E402
 def expect_failures(t):
     """Reasons why marked PB-TLB record @t misses its "expect" counts."""
     out = []
-    insns = t.get("insns", {})
     for key, want in t.get("expect", {}).items():
-        got = sum(insns.get(k, 0) for k in key.split("+"))
+        insns = t.get("insns", {})
+        expr = key
+        if key.startswith("self:"):
+            insns, expr = t.get("insns_self", {}), key[5:]
+        got = sum(-insns.get(k[1:], 0) if k[0] == "-" else insns.get(k.lstrip("+"), 0)
+                  for k in re.findall(r"[+-]?[^+-]+", expr))
         if got != want:
             out.append("%s %dkB: %s = %d, want %d (counts: %s)"
                        % (t.get("bench"), t.get("size_kb", 0),

@@ -54,7 +54,8 @@ def parse_log_text(text):
         m = TLBCOUNT_RE.search(line)
         if m:
             try:
-                counts.append(json.loads(m.group(1))["counts"])
+                obj = json.loads(m.group(1))
+                counts.append((obj["counts"], obj.get("self", {})))
             except (ValueError, KeyError, TypeError):
                 bad.append((lineno, line))
             continue
@@ -80,16 +81,19 @@ def parse_log_text(text):
 
 
 def attach_tlbcounts(tlb, counts):
-    """Give the marked PB-TLB records of @tlb the plugin's @counts, in
-    order; returns the (0, reason) bad lines of a mismatch."""
+    """Give the marked PB-TLB records of @tlb the plugin's @counts (pairs of
+    all vCPUs' and the marking vCPU's counts), in order, as "insns" and
+    "insns_self"; returns the (0, reason) bad lines of a mismatch, where
+    no record gets counts (which region is whose is then unknown)."""
     marked = [t for t in tlb if t.get("marked")]
     if not counts:
         return []
-    for t, c in zip(marked, counts):
-        t["insns"] = c
     if len(marked) != len(counts):
         return [(0, "%d regions counted by tlbcount, %d marked PB-TLB lines"
                  % (len(counts), len(marked)))]
+    for t, (c, own) in zip(marked, counts):
+        t["insns"] = c
+        t["insns_self"] = own
     return []
 
 

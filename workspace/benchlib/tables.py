@@ -190,7 +190,8 @@ TLBCOUNT_COLUMNS = {
               ("DSB ISHST", ("dsb_ishst",)),
               ("DSB ISH", ("dsb_ish",)),
               ("DSB other", ("dsb_sy", "dsb_st", "dsb_ld", "dsb_nsh", "dsb_nshst",
-                             "dsb_ishld", "dsb_osh", "dsb_oshst")),
+                             "dsb_nshld", "dsb_ishld", "dsb_osh", "dsb_oshst",
+                             "dsb_oshld", "dsb_nxs")),
               ("ISB", ("isb",)),
               ("unfolds", ("fn___contpte_try_unfold",)),
               ("folds", ("fn_contpte_convert", "-fn___contpte_try_unfold"))),
@@ -199,11 +200,14 @@ TLBCOUNT_COLUMNS = {
                ("INVLPG", ("invlpg",)),
                ("CR3 writes", ("mov_cr3",)),
                ("INVPCID", ("invpcid",)),
+               ("INVLPGB+TLBSYNC", ("invlpgb", "tlbsync")),
                ("CR4 writes", ("mov_cr4",))),
     "riscv64": (("SFENCE.VMA addr+ASID", ("sfence_vma_addr_asid",)),
                 ("addr", ("sfence_vma_addr",)),
                 ("ASID", ("sfence_vma_asid",)),
-                ("all", ("sfence_vma_all",))),
+                ("all", ("sfence_vma_all",)),
+                ("SINVAL.VMA", ("sinval_vma_addr_asid", "sinval_vma_addr",
+                                "sinval_vma_asid", "sinval_vma_all"))),
 }
 
 
