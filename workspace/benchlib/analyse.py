@@ -86,6 +86,18 @@ ICOUNT_GOALS = {
     ("migrate", 64, "arm64"): 2.5,
 }
 ICOUNT_GOAL_ARCHES = ("x86_64", "arm64")
+# The points that miss their goal today (issue 34; README, "On
+# distribution-like kernels", has the profiles of why), each with a floor
+# a little under its level at d6c027d (the full icount plan; the 95% CI's
+# low end less about 0.3%).  A floor is not a goal: such a point is
+# reported below its goal and fails only below its floor, so that a
+# regression cannot pass unseen while the goal is still open.
+ICOUNT_FLOORS = {
+    ("migrate", 4, "x86_64"): 0.988,
+    ("migrate", 4, "arm64"): 0.981,
+    ("pageout", 64, "arm64"): 1.335,
+    ("migrate", 64, "arm64"): 2.34,
+}
 
 
 def icount_goal(bench, size, arch):
@@ -103,20 +115,30 @@ def goal_points(arches):
             if icount_goal(b, s, a) is not None]
 
 
-def goal_failures(rows, arches):
+def goal_failures(rows, arches, known=None):
     """The goal points of the given arches that were not measured on both
-    kernels or whose speedup is below the goal, as text."""
+    kernels or whose speedup is below the goal, as text; a point with a
+    floor (ICOUNT_FLOORS) that is below its goal but not below its floor
+    goes to the list @known instead, when given."""
     out = []
     for arch, bench, size, goal in goal_points(arches):
         got = [r for r in rows if (r["arch"], r["bench"], r["size_kb"]) ==
                (arch, bench, size) and r["speedup"] is not None]
         what = "%s %s %dK" % (arch, bench, size)
+        floor = ICOUNT_FLOORS.get((bench, size, arch))
         if not got:
             out.append("%s: not measured on both kernels (goal %.3f)" % (what, goal))
         for r in got:
-            if r["speedup"] < goal:
-                out.append("%s: %.3f [%.3f, %.3f], below its goal %.3f" % (
-                    what, r["speedup"], r["ci_low"], r["ci_high"], goal))
+            if r["speedup"] >= goal:
+                continue
+            text = "%s: %.3f [%.3f, %.3f], below its goal %.3f" % (
+                what, r["speedup"], r["ci_low"], r["ci_high"], goal)
+            if known is not None and floor is not None and r["speedup"] >= floor:
+                known.append("%s (known), not below its floor %.3f" % (text, floor))
+            elif floor is not None:
+                out.append("%s and below its floor %.3f" % (text, floor))
+            else:
+                out.append(text)
     return out
 
 
