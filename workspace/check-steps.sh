@@ -33,6 +33,12 @@
 # build/progress/check-beside.out; any step that fails still fails the
 # run.
 #
+# The full tier then runs the icount no-regression points on the
+# distribution-like bench kernels (make bench ICOUNT=0 GOALS=1: pageout
+# 4K and 64K, lazyfree 64K, migrate 4K and 64K, x86_64 and arm64 of
+# ARCHES), which fail below their goals (or, for the points still below
+# them, below their floors: workspace/benchlib/analyse.py).
+#
 # Environment (from the Makefile): TIER (gate or full), ARCHES,
 # LINT_ARCHES, BENCH_ARCHES, VARIANT, TIMEOUT (empty: the limits of
 # workspace/limits.sh); MAKE.
@@ -130,4 +136,17 @@ wait "$beside" || rc=1
 trap - EXIT
 echo "check: the work beside the boots:"
 cat "$OUT"
+
+if [ "$TIER" = full ]; then
+	icount=()
+	for a in x86_64 arm64; do
+		case " $ARCHES " in *" $a "*) icount+=("$a") ;; esac
+	done
+	if [ ${#icount[@]} -gt 0 ]; then
+		"$REPO/workspace/progress.py" run --key bench-icount \
+			--label "bench ICOUNT=0 GOALS=1 (no-regression points)" -- \
+			"$MAKE" -s -C "$REPO" bench ICOUNT=0 BOOTS=1 GOALS=1 ARCHES="${icount[*]}" \
+			PBARGS=only=pageout:lazyfree:migrate,sizes=4:64,mig_sizes=4:64,runs=2,sweep_runs=2,mig_runs=2 || rc=1
+	fi
+fi
 exit $rc

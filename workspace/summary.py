@@ -36,7 +36,7 @@ TIMING_RE = re.compile(r"^# \S+ \d+kB: [0-9.]+ s$")
 FAIL_SHOWN = 3
 SELFTEST_RE = re.compile(r"^PB-SELFTEST (\S+) pass=(\d+) skip=(\d+) fail=(\d+)")
 TOP_STEPS = ("deps", "base", "tree", "kernel-", "guest-bin-", "lint", "test-harness",
-             "test-cocci", "test-bench-unit", "test-guest", "bench-quick")
+             "test-cocci", "test-bench-unit", "test-guest", "bench-quick", "bench-icount")
 
 
 def mmss(secs):

@@ -131,7 +131,7 @@ expect bench '[ $rc = 0 ]' "passes"
 expect bench '[ "$(line bench "make bench QUICK=1")" -lt "$(line bench "done -k lint")" ]' \
 	"the quick bench does not wait for the host checks"
 run bench3 "x86_64" BENCH_ARCHES=arm64
-expect bench3 '[ $rc = 1 ] && [ "$(line bench3 "make bench")" = 0 ]' \
+expect bench3 '[ $rc = 1 ] && [ "$(line bench3 "make bench QUICK")" = 0 ]' \
 	"BENCH_ARCHES outside ARCHES: not booted (no kernel of this run), and that fails"
 run bench2 "x86_64 arm64" BENCH_ARCHES=arm64
 expect bench2 'grep -q "^make bench QUICK=1 .*ARCHES=arm64$" "$T/bench2.log"' "BENCH_ARCHES"
@@ -173,8 +173,13 @@ expect full '[ "$(grep "^boot\|^compare" "$T/full.log" | tr "\n" ,)" = "boot x86
 expect full 'grep -q "^args x86_64 check limit=$PB_LIMIT_BOOT_CHECK tier=full" "$T/full.log" &&
 	grep -q "^args x86_64 selftests limit=$PB_LIMIT_BOOT_SELFTESTS $" "$T/full.log"' \
 	"each plan with its limit, the check plan with tier=full"
+expect full 'grep -q "^make bench ICOUNT=0 BOOTS=1 GOALS=1 ARCHES=x86_64 arm64 PBARGS=" "$T/full.log" &&
+	[ "$(line full "make bench ICOUNT")" -gt "$(line full "done -k lint")" ] &&
+	[ "$(line full "make bench ICOUNT")" -gt "$(line full "make bench QUICK")" ]' \
+	"the full tier runs the icount goals last, on x86_64 and arm64"
 run timeout "x86_64" TIER=gate PLANS= TIMEOUT=77
 expect timeout 'grep -q "^args x86_64 check limit=77 tier=gate" "$T/timeout.log"' "TIMEOUT= overrides the limits"
+expect timeout '! grep -q "make bench ICOUNT" "$T/timeout.log"' "the gate does not run the icount goals"
 
 run order "x86_64 arm64 riscv64" PLANS="check selftests" SELFTEST_ARCHES="x86_64 arm64"
 expect order '[ $rc = 0 ]' "passes with the selftests"
