@@ -453,11 +453,11 @@ class Goals(unittest.TestCase):
 
     def test_below_goal_and_missing_point_fail(self):
         # arm64's pageout 64K goal (1.35) is above x86_64's (1.25).
-        rows = self.rows("arm64", pageout_4=0.997, pageout_64=1.3, lazyfree_64=1.0,
+        rows = self.rows("arm64", pageout_4=0.995, pageout_64=1.3, lazyfree_64=1.0,
                          migrate_64=2.6)
         got = analyse.goal_failures(rows, ["arm64"])
         self.assertEqual(len(got), 3, got)
-        self.assertTrue(any(g.startswith("arm64 pageout 4K: 0.997") for g in got))
+        self.assertTrue(any(g.startswith("arm64 pageout 4K: 0.995") for g in got))
         self.assertTrue(any(g.startswith("arm64 pageout 64K: 1.300") for g in got))
         self.assertTrue(any("migrate 4K: not measured" in g for g in got))
 
@@ -471,11 +471,22 @@ class Goals(unittest.TestCase):
         # Without the list the goals alone judge.
         self.assertEqual(len(analyse.goal_failures(rows, ["arm64"])), 3)
         # Below a floor: a regression, whatever the goal.
-        rows[1]["speedup"] = 1.30
+        rows[1].update(speedup=1.30, ci_low=1.299, ci_high=1.301)
         got = analyse.goal_failures(rows, ["arm64"], [])
         self.assertEqual(len(got), 1)
         self.assertIn("pageout 64K: 1.300", got[0])
         self.assertIn("below its floor 1.335", got[0])
+
+    def test_a_ci_that_reaches_the_goal_is_not_below_it(self):
+        rows = self.rows("x86_64", pageout_4=0.9975, pageout_64=1.3, lazyfree_64=1.0,
+                         migrate_4=0.9995, migrate_64=1.7)
+        known = []
+        self.assertEqual(analyse.goal_failures(rows, ["x86_64"], known), [])
+        self.assertEqual(len(known), 1)
+        self.assertIn("pageout 4K: 0.998 [0.997, 0.999], below its goal 0.998, its CI "
+                      "reaching it", known[0])
+        rows[0].update(speedup=0.996, ci_high=0.997)
+        self.assertEqual(len(analyse.goal_failures(rows, ["x86_64"], [])), 1)
 
     def test_one_kernel_only_is_not_measured(self):
         rows = self.rows("x86_64", pageout_4=1.0, pageout_64=1.3, lazyfree_64=1.0,

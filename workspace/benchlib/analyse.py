@@ -117,9 +117,12 @@ def goal_points(arches):
 
 def goal_failures(rows, arches, known=None):
     """The goal points of the given arches that were not measured on both
-    kernels or whose speedup is below the goal, as text; a point with a
-    floor (ICOUNT_FLOORS) that is below its goal but not below its floor
-    goes to the list @known instead, when given."""
+    kernels or that are below the goal, as text.  Below means the whole 95%
+    CI: the instruction counts of one boot's runs still vary with where the
+    page allocator puts the pages (about 0.2% at 4K), and a point whose CI
+    reaches its goal is not shown to miss it; such a point goes to the list
+    @known, when given, as does a point with a floor (ICOUNT_FLOORS) that
+    is below its goal but not below its floor."""
     out = []
     for arch, bench, size, goal in goal_points(arches):
         got = [r for r in rows if (r["arch"], r["bench"], r["size_kb"]) ==
@@ -133,7 +136,12 @@ def goal_failures(rows, arches, known=None):
                 continue
             text = "%s: %.3f [%.3f, %.3f], below its goal %.3f" % (
                 what, r["speedup"], r["ci_low"], r["ci_high"], goal)
-            if known is not None and floor is not None and r["speedup"] >= floor:
+            if r["ci_high"] >= goal:
+                if known is not None:
+                    known.append("%s, its CI reaching it" % text)
+                else:
+                    out.append(text)
+            elif known is not None and floor is not None and r["ci_high"] >= floor:
                 known.append("%s (known), not below its floor %.3f" % (text, floor))
             elif floor is not None:
                 out.append("%s and below its floor %.3f" % (text, floor))

@@ -148,7 +148,7 @@ def main(argv=None):
         if missed:
             return 3
         print("goals: %d no-regression points, %d at or above their goals, %d "
-              "below them and at or above their floors" % (
+              "below them but with the CI reaching the goal or not below the floor" % (
                   len(goal_points(r["arch"] for r in runs)),
                   len(goal_points(r["arch"] for r in runs)) - len(known), len(known)))
     if args.check_counters and flagged:
