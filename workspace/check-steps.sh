@@ -125,7 +125,7 @@ for a in ${BENCH_ARCHES:-$ARCHES}; do
 done
 if [ ${#bench[@]} -gt 0 ]; then
 	"$REPO/workspace/progress.py" run --key bench-quick --label "bench QUICK=1 KERNELS=patched" -- \
-		"$MAKE" -s -C "$REPO" bench QUICK=1 BOOTS=1 VARIANT="$VARIANT" KERNELS=patched \
+		"$MAKE" -s -C "$REPO" bench QUICK=1 BOOTS=1 TLBCOUNT=1 VARIANT="$VARIANT" KERNELS=patched \
 		BENCH_BUILT=1 ARCHES="${bench[*]}" || rc=1
 else
 	echo "check: no kernel to run the quick bench on"

@@ -476,6 +476,14 @@ class Goals(unittest.TestCase):
         self.assertEqual(len(got), 1)
         self.assertIn("pageout 64K: 1.300", got[0])
         self.assertIn("below its floor 1.335", got[0])
+        # The ratio judges the floor, not the CI's upper end.
+        rows[1].update(speedup=1.333, ci_low=1.331, ci_high=1.338)
+        self.assertEqual(len(analyse.goal_failures(rows, ["arm64"], [])), 1)
+        # Without the list: below the goal, and not said to be below the floor.
+        rows[1].update(speedup=1.339, ci_low=1.338, ci_high=1.340)
+        got = analyse.goal_failures(rows, ["arm64"])
+        self.assertTrue(any(g.startswith("arm64 pageout 64K: 1.339") and "floor" not in g
+                            for g in got), got)
 
     def test_a_ci_that_reaches_the_goal_is_not_below_it(self):
         rows = self.rows("x86_64", pageout_4=0.9975, pageout_64=1.3, lazyfree_64=1.0,

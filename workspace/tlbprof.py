@@ -12,15 +12,34 @@ every (workload, size) of both boots it prints the instructions per folio
 of each function whose count differs, the largest differences first, and
 the totals, and the functions only one kernel has (inlined or outlined
 by the series) among them.
+
+--split TREE also splits each kernel's instructions per folio into the
+functions the series touches and the others.  "Touched" are the functions
+whose code the series' diff (git -C TREE diff pristine series -- mm
+include arch: build/tree) changes or adds: those named in its hunk
+headers and those defined on its added lines, compared without a GCC
+clone suffix (.constprop.0, .isra.0, .part.0).
 """
 
 import argparse
 import json
 import os
+import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib.parse import parse_log_text  # noqa: E402
+
+
+def summed(pairs):
+    """A JSON object whose repeated keys add up: static functions of the
+    same name (two copies of a .constprop clone in different files) are
+    one key each in a PB-PROFILE line."""
+    out = {}
+    for k, v in pairs:
+        out[k] = out.get(k, 0) + v if isinstance(v, int) and k in out else v
+    return out
 
 
 def regions(log):
@@ -31,12 +50,57 @@ def regions(log):
     with open(log + ".prof") as f:
         for line in f:
             if line.startswith("PB-PROFILE "):
-                profs.append(json.loads(line.split(" ", 1)[1]))
+                p = json.loads(line.split(" ", 1)[1], object_pairs_hook=summed)
+                if sum(p["funcs"].values()) != p["total"]:
+                    sys.exit("%s: region %s: the functions sum to %d, not %d"
+                             % (log, p["region"], sum(p["funcs"].values()), p["total"]))
+                profs.append(p)
     if len(profs) != len(tlb):
         sys.exit("%s: %d profiled regions, %d marked PB-TLB records"
                  % (log, len(profs), len(tlb)))
-    return {(t["bench"], t["size_kb"]): (t["folios"], p["funcs"])
-            for t, p in zip(tlb, profs)}
+    out = {}
+    for t, p in zip(tlb, profs):
+        key = (t["bench"], t["size_kb"])
+        if key in out:
+            print("tlbprof: %s: %s %dK counted again (region %d): the last one is used"
+                  % (log, key[0], key[1], p["region"]), file=sys.stderr)
+        out[key] = (t["folios"], p["funcs"])
+    return out
+
+
+def touched_functions(tree):
+    """The function names the series' diff changes or adds (see --split)."""
+    diff = subprocess.run(["git", "-C", tree, "diff", "pristine", "series", "--",
+                           "mm", "include", "arch"], capture_output=True, text=True,
+                          check=True).stdout
+    names = set()
+    for line in diff.splitlines():
+        if line.startswith("@@"):
+            m = re.search(r"@@.*@@.*?\b(\w+)\(", line)
+        elif line.startswith("+") and re.match(r"\+[a-z]", line):
+            m = re.search(r"\b(\w+)\($", line) or re.search(r"^\+[a-z][\w\s*]*\b(\w+)\(", line)
+        else:
+            continue
+        if m:
+            names.add(m.group(1))
+    return names
+
+
+def split(van, pat, touched, top=12):
+    """Text lines: each kernel's instructions per folio in touched and other
+    functions, and the patched kernel's largest functions (* touched)."""
+    out = []
+    for name, (folios, funcs) in (("vanilla", van), ("patched", pat)):
+        t = sum(c for f, c in funcs.items() if f.split(".")[0] in touched) / folios
+        total = sum(funcs.values()) / folios
+        out.append("%s: %.0f per folio, %.0f in touched functions, %.0f in others"
+                   % (name, total, t, total - t))
+    folios, funcs = pat
+    big = sorted(funcs.items(), key=lambda kv: -kv[1])[:top]
+    out.append("patched, largest: " + ", ".join(
+        "%s%s %.0f" % (f, "*" if f.split(".")[0] in touched else "", c / folios)
+        for f, c in big))
+    return out
 
 
 def compare(van, pat, top):
@@ -66,15 +130,22 @@ def main(argv):
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--bench")
     ap.add_argument("--size", type=int)
+    ap.add_argument("--split", metavar="TREE",
+                    help="split into the functions the series touches and the others")
     ap.add_argument("vanilla")
     ap.add_argument("patched")
     args = ap.parse_args(argv)
     rv, rp = regions(args.vanilla), regions(args.patched)
+    touched = touched_functions(args.split) if args.split else None
+    if touched is not None:
+        print("%d functions touched by the series" % len(touched))
     for key in sorted(set(rv) & set(rp)):
         if args.bench and key[0] != args.bench or args.size and key[1] != args.size:
             continue
         print("== %s %dK: instructions per folio (%d folios) ==" % (key[0], key[1], rv[key][0]))
         print("\n".join(compare(rv[key], rp[key], args.top)))
+        if touched is not None:
+            print("\n".join(split(rv[key], rp[key], touched)))
         print()
     return 0
 

@@ -207,7 +207,8 @@ TLBCOUNT_COLUMNS = {
                 ("ASID", ("sfence_vma_asid",)),
                 ("all", ("sfence_vma_all",)),
                 ("SINVAL.VMA", ("sinval_vma_addr_asid", "sinval_vma_addr",
-                                "sinval_vma_asid", "sinval_vma_all"))),
+                                "sinval_vma_asid", "sinval_vma_all")),
+                ("SFENCE.W.INVAL/INVAL.IR", ("sfence_w_inval", "sfence_inval_ir"))),
 }
 
 
