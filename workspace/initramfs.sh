@@ -7,6 +7,11 @@
 # /lib/pb.sh and /lib/limits.sh, the plan scripts of workspace/guest/plans/ and every
 # NAME.plan given (as /plans/NAME), and every executable of the BINDIRs
 # (static test programs) under /bin/pb/.
+#
+# No root needed: the archive is written by the kernel's own
+# usr/gen_init_cpio (compiled from build/base into build/gen_init_cpio),
+# from a list that names the device nodes (mknod would need root) and
+# gives every entry owner 0 and mtime 0, whoever runs it.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,8 +23,6 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin/pb,dev,proc,sys,tmp,lib,plans,etc}
 cp "$BUILD/busybox/$ARCH/busybox" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
-mknod -m 600 "$stage/dev/console" c 5 1
-mknod -m 666 "$stage/dev/null" c 1 3
 install -m 755 "$REPO/workspace/guest/init" "$stage/init"
 install -m 644 "$REPO/workspace/guest/pb.sh" "$stage/lib/pb.sh"
 # The time limits of the guest plans, the same file as the host's.
@@ -33,6 +36,29 @@ for d in "$@"; do
 	*) [ -d "$d" ] && find "$d" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/bin/pb/" \; ;;
 	esac
 done
+gen=$BUILD/gen_init_cpio
+src=$BUILD/base/usr/gen_init_cpio.c
+if [ ! -x "$gen" ] || [ "$src" -nt "$gen" ]; then
+	gcc -O2 -o "$gen.$$" "$src" && mv "$gen.$$" "$gen"
+fi
+list=$stage.list
+trap 'rm -rf "$stage" "$list"' EXIT
+{
+	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort) | while read -r f; do
+		path=$stage/${f#./}
+		mode=$(stat -c %a "$path")
+		if [ -L "$path" ]; then
+			echo "slink ${f#.} $(readlink "$path") 0777 0 0"
+		elif [ -d "$path" ]; then
+			echo "dir ${f#.} $mode 0 0"
+		else
+			echo "file ${f#.} $path $mode 0 0"
+		fi
+	done
+	# After /dev itself: the kernel does not make a node's directory.
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "nod /dev/null 0666 0 0 c 1 3"
+} >"$list"
 mkdir -p "$(dirname "$OUT")"
-(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible | gzip -1 >"$OUT.tmp")
+"$gen" -t 0 "$list" | gzip -1 >"$OUT.tmp"
 mv "$OUT.tmp" "$OUT"
