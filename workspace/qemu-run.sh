@@ -243,6 +243,22 @@ fi
 if grep -Eq '^# Totals: .*fail:[1-9]' "$LOG"; then
 	fail+=("kselftest totals report failures")
 fi
+# The KUnit results once more, read by the kernel's own parser
+# (tools/testing/kunit/kunit.py parse, from the tree): it also sees a case
+# that crashed or never reported, which the "not ok" grep above cannot.
+# It exits 0 on errors; its summary line says them.
+kunit_py=${TREE:-$BUILD/tree}/tools/testing/kunit/kunit.py
+if grep -Eq '^\[ *[0-9]+\.[0-9]+\] KTAP version' "$LOG" && [ -f "$kunit_py" ]; then
+	kres=$(cd "$(dirname "$kunit_py")" && timeout 120 python3 ./kunit.py parse "$LOG" 2>&1 |
+		sed -n 's/.*Testing complete\. //p' | tail -1)
+	if [ -z "$kres" ]; then
+		fail+=("kunit.py parse found no KUnit result")
+	elif grep -Eq '(failed|crashed|errors): [1-9]' <<<"$kres"; then
+		fail+=("kunit.py parse: $kres")
+	else
+		echo "guest: $ARCH $PLAN KUnit (kunit.py parse): $kres"
+	fi
+fi
 
 if [ -n "$tlbcount" ] && ! tlbfail=$("$REPO/workspace/tlbcount.py" check "$LOG"); then
 	fail+=("tlbcount: $tlbfail")
