@@ -75,12 +75,9 @@ if [ "$AA" = 1 ]; then
 	OUT=$BUILD/bench-aa
 	second=aa
 fi
+export PB_TLBCOUNT=${TLBCOUNT:-0}
 if [ -n "$ICOUNT" ]; then
 	export PB_TLBCOUNT=${TLBCOUNT:-1}
-else
-	export PB_TLBCOUNT=${TLBCOUNT:-0}
-fi
-if [ -n "$ICOUNT" ]; then
 	OUT=$OUT-icount
 	export PB_ICOUNT=$ICOUNT
 fi

@@ -148,11 +148,10 @@ boot() {	# accel plan log timeout
 		      -numa "node,nodeid=1$cpus1,memdev=pbm1")
 	fi
 	[ -n "$icount" ] && cmd+=(-icount "shift=$icount,align=off,sleep=off")
-	[ -n "${PB_GDB:-}" ] && cmd+=(-gdb "tcp:127.0.0.1:$PB_GDB") && extra+=" nokaslr"
-	if [ -n "$tlbcount" ]; then
-		cmd+=(-plugin "$tlbcount")
-		[ -z "${PB_GDB:-}" ] && extra+=" nokaslr"
-	fi
+	[ -n "${PB_GDB:-}" ] && cmd+=(-gdb "tcp:127.0.0.1:$PB_GDB")
+	[ -n "$tlbcount" ] && cmd+=(-plugin "$tlbcount")
+	# Both read function addresses from System.map.
+	[ -n "${PB_GDB:-}$tlbcount" ] && extra+=" nokaslr"
 	timeout -k 5 "$t" "${cmd[@]}" -smp "$smp" -m "$MEM" -nographic -monitor none \
 		-no-reboot -kernel "$KERNEL" -initrd "$INITRD" \
 		-append "console=$console panic=-1 loglevel=7$kunit$extra pbplan=$plan pbargs=$ARGS" \

@@ -18,6 +18,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib.checks import tlbcount_sum  # noqa: E402
 from benchlib.parse import parse_log_text  # noqa: E402
 
 
@@ -29,8 +30,7 @@ def expect_failures(t):
         expr = key = key.replace(" ", "")
         if key.startswith("self:"):
             insns, expr = t.get("insns_self", {}), key[5:]
-        got = sum(-insns.get(k[1:], 0) if k[0] == "-" else insns.get(k.lstrip("+"), 0)
-                  for k in re.findall(r"[+-]?[^+-]+", expr))
+        got = tlbcount_sum(insns, [k.lstrip("+") for k in re.findall(r"[+-]?[^+-]+", expr)])
         if got != want:
             out.append("%s %dkB: %s = %d, want %d (counts: %s)"
                        % (t.get("bench"), t.get("size_kb", 0),

@@ -96,14 +96,35 @@ def check_sample(s):
     return flags
 
 
-def tlb_checked(t, arch=None):
-    """Whether PB-TLB record @t is one check_tlb() judges: the unmap of
-    large folios by MADV_PAGEOUT (traced flushes), or a run the tlbcount
-    plugin counted on arm64 (see tlbcount_limit())."""
-    if arch == "arm64" and "insns" in t and tlbcount_limit_applies(t):
-        return True
+# The tlbcount plugin's arm64 TLBI kinds by address (workspace/tlbcount.c
+# names them): by page, and by range (FEAT_TLBIRANGE).
+ARM64_TLBI_PAGE = ("tlbi_vae1is", "tlbi_vale1is", "tlbi_vaae1is", "tlbi_vaale1is",
+                   "tlbi_vae1", "tlbi_vale1")
+ARM64_TLBI_RANGE = ("tlbi_rvae1is", "tlbi_rvale1is", "tlbi_rvaae1is", "tlbi_rvaale1is",
+                    "tlbi_rvae1", "tlbi_rvale1")
+ARM64_TLBI_VA = ARM64_TLBI_PAGE + ARM64_TLBI_RANGE
+
+
+def tlbcount_sum(insns, names):
+    """Sum of the counts @insns over @names; a name "-x" subtracts x."""
+    return sum(-insns.get(n[1:], 0) if n.startswith("-") else insns.get(n, 0)
+               for n in names)
+
+
+def trace_checked(t):
+    """Whether PB-TLB record @t has traced flushes check_tlb() judges: the
+    unmap of PTE-mapped large folios by MADV_PAGEOUT (a 2M folio stays
+    PMD-mapped, and its PMD split flushes too)."""
     return (t.get("bench") == "pageout" and 4 < t.get("size_kb", 0) < 2048 and
-            t.get("traced", 1))
+            bool(t.get("traced", 1)))
+
+
+def tlb_checked(t, arch=None):
+    """Whether check_tlb() judges PB-TLB record @t: traced flushes (see
+    trace_checked()), or a run the tlbcount plugin counted on arm64 (see
+    tlbcount_limit_applies())."""
+    return trace_checked(t) or (arch == "arm64" and "insns" in t and
+                                tlbcount_limit_applies(t))
 
 
 def tlbcount_limit_applies(t):
@@ -114,11 +135,6 @@ def tlbcount_limit_applies(t):
     size = t.get("size_kb", 0)
     return (t.get("bench") in ("pageout", "lazyfree", "migrate") and
             (64 <= size <= 1024 or (size == 2048 and t.get("bench") == "migrate")))
-
-
-# TLBI by address (page or range) on arm64, as named by workspace/tlbcount.c.
-ARM64_TLBI_VA = ("tlbi_vae1is", "tlbi_vale1is", "tlbi_vaae1is", "tlbi_vaale1is",
-                 "tlbi_rvae1is", "tlbi_rvale1is", "tlbi_rvaae1is", "tlbi_rvaale1is")
 
 
 # Flushes per folio above this are more than one: other kernel work on
@@ -140,7 +156,7 @@ def check_tlbcount(t, arch):
     if arch != "arm64" or not ins or not folios or not tlbcount_limit_applies(t):
         return flags
     pages = t.get("pages") or folios * t.get("size_kb", 4) // 4
-    va = sum(ins.get(k, 0) for k in ARM64_TLBI_VA)
+    va = tlbcount_sum(ins, ARM64_TLBI_VA)
     if va > pages:
         flags.append("%d TLBI by address for %d pages, want at most one per page"
                      % (va, pages))
@@ -165,10 +181,7 @@ def check_tlb(t, arch=None):
     page.  So at most one flush per folio proves the batched path ran.
     """
     flags = check_tlbcount(t, arch)
-    # A 2M folio stays PMD-mapped under MADV_PAGEOUT: its PMD split
-    # flushes too.
-    if not tlb_checked(t, arch) or not t.get("traced", 1) or \
-            t.get("bench") != "pageout" or not 4 < t.get("size_kb", 0) < 2048:
+    if not trace_checked(t):
         return flags
     folios, flushes = t.get("folios"), t.get("flushes")
     if t.get("events_lost"):

@@ -8,7 +8,7 @@ import os
 import sys
 
 from .analyse import analyse, goal_failures, goal_points, tlb_rows
-from .checks import ARM64_TLBI_VA, check_sample, check_tlb, tlb_checked
+from .checks import ARM64_TLBI_VA, check_sample, check_tlb, tlb_checked, tlbcount_sum
 from .parse import KERNELS, load_log
 from .plot import plot
 from .report import environment, icount_run, write_report
@@ -24,7 +24,7 @@ def tlb_evidence(t):
         out.append("%s TLB flushes" % t["flushes"])
     ins = t.get("insns")
     if ins is not None:
-        va = sum(ins.get(k, 0) for k in ARM64_TLBI_VA)
+        va = tlbcount_sum(ins, ARM64_TLBI_VA)
         out.append("%d TLBI by address in %d flushes (DSB ISHST), %d unfolds "
                    "(tlbcount)" % (va, ins.get("dsb_ishst", 0),
                                    ins.get("fn___contpte_try_unfold", 0)) if va else
@@ -147,10 +147,10 @@ def main(argv=None):
             print("goals: " + m, file=sys.stderr)
         if missed:
             return 3
+        points = len(goal_points(r["arch"] for r in runs))
         print("goals: %d no-regression points, %d at or above their goals, %d "
               "below them but with the CI reaching the goal or not below the floor" % (
-                  len(goal_points(r["arch"] for r in runs)),
-                  len(goal_points(r["arch"] for r in runs)) - len(known), len(known)))
+                  points, points - len(known), len(known)))
     if args.check_counters and flagged:
         print("check-counters: %d flagged samples" % flagged, file=sys.stderr)
         if not args.strict:

@@ -2,6 +2,7 @@
 """Text and Markdown tables of the statistics, and how each cell is formatted."""
 
 from .analyse import REGRESSION_LIMIT, migration_goal
+from .checks import ARM64_TLBI_PAGE, ARM64_TLBI_RANGE, tlbcount_sum
 from .parse import KERNELS
 
 
@@ -181,10 +182,8 @@ def tlb_table(trows, arch):
 # The tlbcount columns per arch: (heading, counter names summed).  Kinds
 # not listed (e.g. tlbi_vmalle1is) are summed under "other TLBI".
 TLBCOUNT_COLUMNS = {
-    "arm64": (("TLBI page", ("tlbi_vae1is", "tlbi_vale1is", "tlbi_vaae1is",
-                             "tlbi_vaale1is", "tlbi_vae1", "tlbi_vale1")),
-              ("TLBI range", ("tlbi_rvae1is", "tlbi_rvale1is", "tlbi_rvaae1is",
-                              "tlbi_rvaale1is", "tlbi_rvae1", "tlbi_rvale1")),
+    "arm64": (("TLBI page", ARM64_TLBI_PAGE),
+              ("TLBI range", ARM64_TLBI_RANGE),
               ("TLBI ASID/all", ("tlbi_aside1is", "tlbi_vmalle1is", "tlbi_aside1",
                                  "tlbi_vmalle1")),
               ("DSB ISHST", ("dsb_ishst",)),
@@ -212,12 +211,6 @@ TLBCOUNT_COLUMNS = {
 }
 
 
-def tlbcount_sum(insns, names):
-    """Sum of @insns over @names; a name "-x" subtracts x."""
-    return sum(-insns.get(n[1:], 0) if n.startswith("-") else insns.get(n, 0)
-               for n in names)
-
-
 def tlbcount_table(trows, arch):
     """TLB maintenance instructions per folio (the tlbcount plugin) of one
     arch: one row per (workload, size, kernel) that has counts."""
@@ -229,10 +222,9 @@ def tlbcount_table(trows, arch):
         if t["arch"] != arch or not ins:
             continue
         cells = [fmt_per(tlbcount_sum(ins, names)) for _, names in cols]
-        other = sum(v for k, v in ins.items()
-                    if k not in known and (k.startswith("tlbi_") or k.startswith("sfence")))
         if arch == "arm64":
-            cells.insert(3, fmt_per(other))
+            cells.insert(3, fmt_per(sum(v for k, v in ins.items()
+                                        if k.startswith("tlbi_") and k not in known)))
         body.append([t["bench"], fmt_size(t["size_kb"]), t["kernel"],
                      "%d" % t["counted"], "%d" % t["folios"]] + cells)
     head = ["workload", "size", "kernel", "runs", "folios"] + [c for c, _ in cols]

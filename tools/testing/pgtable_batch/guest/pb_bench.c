@@ -569,6 +569,21 @@ static void unmap1_expect(size_t n)
 #endif
 }
 
+/*
+ * The counted region of a RUN_TLB run: the trace on (where traced) and the
+ * start marker, then the stop marker and the trace off.  Other runs pass.
+ */
+static void tlb_region(enum run_kind how, bool end)
+{
+	if (how != RUN_TLB)
+		return;
+	if (!end && tlb_traced)
+		trace_write("tracing_on", "1");
+	pb_tlb_mark(end);
+	if (end && tlb_traced)
+		trace_write("tracing_on", "0");
+}
+
 /* Reasons of the tlb_flush event (enum tlb_flush_reason). */
 enum {
 	TLB_REASON_TASK_SWITCH,
@@ -586,10 +601,11 @@ enum {
  * (mm) shootdown; a flush of other CPUs adds one "send IPI" event there
  * and one "remote shootdown" event on every CPU that takes the IPI.
  */
-static void tlb_trace_report(const struct options *o, bool traced,
+static void tlb_trace_report(const struct options *o,
 			     const struct counters *t0,
 			     const struct counters *t1)
 {
+	bool traced = tlb_traced;
 	long long calls[NR_TLB_REASONS] = { 0 }, pages[NR_TLB_REASONS] = { 0 };
 	long long full[NR_TLB_REASONS] = { 0 }, in_buf = -1, written = -1, n;
 	size_t len = (size_t)o->mib << 20;
@@ -637,8 +653,8 @@ static void tlb_trace_report(const struct options *o, bool traced,
 print:
 	printf("PB-TLB {\"bench\":\"%s\",\"size_kb\":%lu,\"mib\":%lu,",
 	       o->bench->name, o->size_kb, o->mib);
-	printf("\"folios\":%zu,\"pages\":%zu,\"marked\":%d,\"traced\":%d,",
-	       len / (o->size_kb * 1024), len / page_size, PB_TLB_MARKED, traced);
+	printf("\"folios\":%zu,\"pages\":%zu,\"marked\":%d,",
+	       len / (o->size_kb * 1024), len / page_size, PB_TLB_MARKED);
 	if (o->bench->kind == BENCH_UNMAP1)
 		unmap1_expect(len / page_size / 2);
 	if (!traced)
@@ -657,7 +673,7 @@ print:
 	       calls[TLB_REASON_TASK_SWITCH], written,
 	       written >= 0 && in_buf >= 0 ? written - in_buf : -1);
 counters:
-	printf("\"cpu\":%d", sched_getcpu());
+	printf("\"traced\":%d", traced);
 	for (i = 0; i < NR_VMSTAT; i++)
 		if (vm_present[i])
 			printf(",\"%s\":%lld", vmstat_keys[i],
@@ -769,23 +785,17 @@ static uint64_t migrate_leg(const struct options *o, const char *name,
 	long ret;
 
 	snapshot(&t0);
-	if (how == RUN_TLB && tlb_traced)
-		trace_write("tracing_on", "1");
+	tlb_region(how, false);
 	start = now_ns();
-	if (how == RUN_TLB)
-		pb_tlb_mark(false);
 	ret = move_call(n, node);
-	if (how == RUN_TLB)
-		pb_tlb_mark(true);
 	end = now_ns();
-	if (how == RUN_TLB && tlb_traced)
-		trace_write("tracing_on", "0");
+	tlb_region(how, true);
 	snapshot(&t1);
 	if (ret < 0)
 		ksft_exit_fail_perror("move_pages");
 	moved = pages_on(p, len, node);
 	if (how == RUN_TLB)
-		tlb_trace_report(o, tlb_traced, &t0, &t1);
+		tlb_trace_report(o, &t0, &t1);
 	else
 		print_sample(o, name, run, how == RUN_WARMUP, end - start,
 			     moved, s0, s1, &t0, &t1);
@@ -870,11 +880,8 @@ static uint64_t run_once(const struct options *o, int run, enum run_kind how)
 	}
 
 	snapshot(&t0);
-	if (how == RUN_TLB && tlb_traced)
-		trace_write("tracing_on", "1");
+	tlb_region(how, false);
 	start = now_ns();
-	if (how == RUN_TLB)
-		pb_tlb_mark(false);
 	switch (kind) {
 	case BENCH_PAGEOUT:
 	case BENCH_LAZYFREE:
@@ -895,17 +902,14 @@ static uint64_t run_once(const struct options *o, int run, enum run_kind how)
 		ret = -1;
 		errno = EINVAL;
 	}
-	if (how == RUN_TLB)
-		pb_tlb_mark(true);
 	end = now_ns();
-	if (how == RUN_TLB && tlb_traced)
-		trace_write("tracing_on", "0");
+	tlb_region(how, true);
 	snapshot(&t1);
 	if (ret)
 		ksft_exit_fail_perror(o->bench->name);
 
 	if (how == RUN_TLB)
-		tlb_trace_report(o, tlb_traced, &t0, &t1);
+		tlb_trace_report(o, &t0, &t1);
 	else
 		print_sample(o, o->bench->name, run, how == RUN_WARMUP,
 			     end - start, -1, &s0, &s1, &t0, &t1);
