@@ -56,7 +56,7 @@ variables (default):
   TIMEOUT=N                 seconds per guest boot (default: workspace/limits.sh)
   PBARGS=key=val,...        passed to the guest plans
   SELFTEST_ARCHES="x86_64 arm64"  test-guest: the arches that run the mm selftests
-  MIGRATE_ARCHES="x86_64 arm64"   test-guest: the arches whose check plan runs pb_migrate
+  MIGRATE_ARCHES="x86_64 arm64"   test-guest: the arches whose check plan runs pgtable_batch_migrate
   QUICK=1                   bench: the short plan (a smoke test)
   KERNELS=patched           bench: boot the patched kernels only (counter checks, no ratios)
   BOOTS=N                   bench: boots per kernel (4, QUICK=1: 2)
@@ -66,11 +66,12 @@ variables (default):
   GOALS=1                   bench: fail below the icount no-regression goals
   FUNC=try_to_unmap_one     profile: the kernel function whose calls are counted
   BISECT_FROM=N BISECT_TO=M bisect-check: a range of the series' commits
+  KUNIT_ARCHES="um x86_64 arm64 riscv64"  kunit: the arches kunit.py builds and runs
   JOBS=N                    parallel jobs of a kernel build (nproc)
 endef
 export HELP_VARS
 
-.PHONY: all deps base tree series refresh kernels vanilla patched check-full \
+.PHONY: all deps base tree series refresh kernels vanilla patched check-full kunit \
 	guest-bin initramfs test-harness test-cocci test-bench-unit \
 	test-guest lint bench check bisect-check clean help selftests-baseline \
 	verify-unmap test-lpa2 profile
@@ -134,6 +135,11 @@ initramfs: guest-bin ## the guests' initramfs per arch
 	@for a in $(ARCHES); do \
 		$(W)/initramfs.sh $$a $(B)/initramfs-$$a.cpio.gz $(B)/guest-bin/$$a $(B)/selftests/$$a || exit 1; \
 	done
+
+# kunit.py as a kernel developer runs it (mm/tests/.kunitconfig), per arch.
+KUNIT_ARCHES ?= um x86_64 arm64 riscv64
+kunit: deps tree ## the KUnit suite run by the tree's kunit.py (KUNIT_ARCHES: um x86_64 arm64 riscv64)
+	@$(STEP) --key kunit --label "kunit.py $(KUNIT_ARCHES)" -- $(W)/kunit.sh $(TREE) $(KUNIT_ARCHES)
 
 test-harness: tree ## userspace conformance harness of the batch helpers (ASan/UBSan)
 	@$(STEP) --key test-harness -- $(MAKE) -s -C tools/testing/pgtable_batch KSRC=$(CURDIR)/$(TREE)

@@ -33,7 +33,8 @@
 # build/progress/check-beside.out; any step that fails still fails the
 # run.
 #
-# The full tier then runs the icount no-regression points on the
+# The full tier then runs the KUnit suite with kunit.py (make kunit:
+# UML, x86_64, arm64 and riscv64) and the icount no-regression points on the
 # distribution-like bench kernels (make bench ICOUNT=0 GOALS=1: pageout
 # 4K and 64K, lazyfree 64K, migrate 4K and 64K, x86_64 and arm64 of
 # ARCHES), which fail below their goals (or, for the points still below
@@ -138,6 +139,10 @@ echo "check: the work beside the boots:"
 cat "$OUT"
 
 if [ "$TIER" = full ]; then
+	# The suite as kunit.py runs it: UML, x86_64, arm64 (contpte on) and
+	# riscv64, each its own small kernel (mm/tests/.kunitconfig).
+	"$REPO/workspace/progress.py" run --key kunit --label "kunit.py um x86_64 arm64 riscv64" -- \
+		"$MAKE" -s -C "$REPO" kunit KUNIT_ARCHES="um x86_64 arm64 riscv64" || rc=1
 	icount=()
 	for a in x86_64 arm64; do
 		case " $ARCHES " in *" $a "*) icount+=("$a") ;; esac

@@ -3,9 +3,10 @@
 #
 # guest-bin.sh ARCH TREE
 #
-# Build the static in-guest programs (tools/testing/pgtable_batch/guest)
-# into build/guest-bin/ARCH and the mm selftests into build/selftests/ARCH,
-# against the uapi headers of TREE.
+# Build the static in-guest benchmark (tools/testing/pgtable_batch/guest)
+# into build/guest-bin/ARCH and the mm selftests, the series' own
+# (tools/testing/selftests/mm/pgtable_batch_*.c) among them, into
+# build/selftests/ARCH, against the uapi headers of TREE.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,6 +30,12 @@ fi
 
 OUT=$BUILD/guest-bin/$ARCH
 mkdir -p "$OUT"
+# Nothing but this directory's programs: a program that moved (the tests
+# are mm selftests now) must not reach the initramfs from an old build.
+for f in "$OUT"/*; do
+	[ -f "$f" ] || continue
+	[ -f "$REPO/tools/testing/pgtable_batch/guest/$(basename "$f").c" ] || rm -f "$f"
+done
 make -s -C "$REPO/tools/testing/pgtable_batch/guest" CC="$CC" OUTPUT="$OUT" \
 	KSRC="$TREE" KHDR_INCLUDES="-isystem $HDR/include"
 

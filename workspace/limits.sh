@@ -26,9 +26,10 @@ PB_LIMIT_SELFTEST=600
 # The plan prints its time ("swapoff: N s"): 0 s on both arches in the
 # first cold run of the gate (less than a second).
 PB_LIMIT_SWAPOFF=120
-# Not here: pb_integrity's swapoff case gives swapoff 60 s itself
-# (pb_swapoff_timed() in tools/testing/pgtable_batch/guest): a test
-# program keeps its limits, as the mm selftests do.
+# Not here: pgtable_batch_integrity's swapoff case gives swapoff 60 s
+# itself (pb_swapoff_timed() in tools/testing/selftests/mm/
+# pgtable_batch_common.c): a test program keeps its limits, as the mm
+# selftests do.
 
 # --- on the host -------------------------------------------------------------
 # One make coccicheck of make test-cocci's finder case (mm/kasan/, all

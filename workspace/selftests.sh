@@ -21,8 +21,12 @@ ARCH=$1
 KTREE=$(realpath "$2")
 OUTDIR=$(realpath -m "$3")
 
+# The pgtable_batch tests are mm selftests the series adds: the check
+# plans run them (plans/check, plans/faultinject), not plans/selftests.
 TESTS="cow uffd-unit-tests uffd-wp-mremap guard-regions pagemap_ioctl
-	madv_populate mremap_test migration split_huge_page_test"
+	madv_populate mremap_test migration split_huge_page_test
+	pgtable_batch_integrity pgtable_batch_migrate pgtable_batch_softdirty
+	pgtable_batch_stress"
 case $ARCH in
 x86_64)
 	KARCH=x86

@@ -128,19 +128,19 @@ def arch_lines(arch, variant, saved, since=0, tier="full"):
     else:
         res.append("  KUnit             no suite result in the log")
     pr = c["progs"]
-    progs = ("pb_integrity", "pb_migrate", "pb_stress", "faultinject")
+    progs = ("pgtable_batch_integrity", "pgtable_batch_migrate", "pgtable_batch_stress", "faultinject")
     verified = sum(pr.get(p, {}).get("bytes_verified", 0) for p in progs)
     mism = sum(pr.get(p, {}).get("mismatches", 0) for p in progs)
     res.append("  data integrity    %s verified, %d mismatches (swap %s, migration %s, "
                "stress %s, under fault injection %s)" % (
                    size(verified), mism,
-                   size(pr.get("pb_integrity", {}).get("bytes_verified", 0)),
-                   size(pr.get("pb_migrate", {}).get("bytes_verified", 0)),
-                   size(pr.get("pb_stress", {}).get("bytes_verified", 0)),
+                   size(pr.get("pgtable_batch_integrity", {}).get("bytes_verified", 0)),
+                   size(pr.get("pgtable_batch_migrate", {}).get("bytes_verified", 0)),
+                   size(pr.get("pgtable_batch_stress", {}).get("bytes_verified", 0)),
                    size(pr.get("faultinject", {}).get("bytes_verified", 0))))
-    if "pb_migrate" in pr:
+    if "pgtable_batch_migrate" in pr:
         res.append("  migration         %d pages migrated, %d large folios split" % (
-            pr["pb_migrate"].get("pages_migrated", 0), pr["pb_migrate"].get("splits", 0)))
+            pr["pgtable_batch_migrate"].get("pages_migrated", 0), pr["pgtable_batch_migrate"].get("splits", 0)))
     elif c["mig_off"]:
         res.append("  migration         not run on this arch (MIGRATE_ARCHES)")
     else:

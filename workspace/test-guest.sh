@@ -33,7 +33,7 @@ PLANS=${PLANS:-check selftests}
 # (cold make check of b61fdc1), compared with the recorded vanilla
 # baseline.
 SELFTEST_ARCHES=${SELFTEST_ARCHES:-x86_64 arm64}
-# The check plan's pb_migrate (about 1:10 on x86_64 and arm64, 2:10 on
+# The check plan's pgtable_batch_migrate (about 1:10 on x86_64 and arm64, 2:10 on
 # riscv64) runs on these arches; on the others the plan gets migrate=0.
 # The migration batching is generic mm code, tested on both arches of the
 # series; riscv64's migration entries are in its KUnit suite.

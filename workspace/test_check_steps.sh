@@ -177,9 +177,14 @@ expect full 'grep -q "^make bench ICOUNT=0 BOOTS=1 GOALS=1 ARCHES=x86_64 arm64 P
 	[ "$(line full "make bench ICOUNT")" -gt "$(line full "done -k lint")" ] &&
 	[ "$(line full "make bench ICOUNT")" -gt "$(line full "make bench QUICK")" ]' \
 	"the full tier runs the icount goals last, on x86_64 and arm64"
+expect full 'grep -q "^make kunit KUNIT_ARCHES=um x86_64 arm64 riscv64$" "$T/full.log" &&
+	[ "$(line full "make kunit")" -gt "$(line full "make bench QUICK")" ] &&
+	[ "$(line full "make bench ICOUNT")" -gt "$(line full "make kunit")" ]' \
+	"the full tier runs kunit.py on the four arches, after the quick bench"
 run timeout "x86_64" TIER=gate PLANS= TIMEOUT=77
 expect timeout 'grep -q "^args x86_64 check limit=77 tier=gate" "$T/timeout.log"' "TIMEOUT= overrides the limits"
 expect timeout '! grep -q "make bench ICOUNT" "$T/timeout.log"' "the gate does not run the icount goals"
+expect timeout '! grep -q "make kunit" "$T/timeout.log"' "the gate does not run kunit.py"
 
 run order "x86_64 arm64 riscv64" PLANS="check selftests" SELFTEST_ARCHES="x86_64 arm64"
 expect order '[ $rc = 0 ]' "passes with the selftests"

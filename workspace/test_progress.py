@@ -160,13 +160,13 @@ CHECK_LOG = """\
 [    5.1]     # pgtable_batch: pass:23 fail:0 skip:1 total:24
 [    5.1] # Totals: pass:23 fail:0 skip:1 total:24
 PB-BEGIN plan=check kernel=7.3.4 arch=x86_64 cpus=2
-# SUMMARY prog=pb_integrity bytes_verified=1048576 swpouts=1 swapped_pages=16 mismatches=0
+# SUMMARY prog=pgtable_batch_integrity bytes_verified=1048576 swpouts=1 swapped_pages=16 mismatches=0
 # check: integrity: rc=0 95 s
-# SUMMARY prog=pb_integrity bytes_verified=1048576 swpouts=1 swapped_pages=16 mismatches=0
+# SUMMARY prog=pgtable_batch_integrity bytes_verified=1048576 swpouts=1 swapped_pages=16 mismatches=0
 # check: smallswap: rc=0 12 s
-# SUMMARY prog=pb_migrate bytes_verified=1048576 pages_migrated=4096 splits=0 mismatches=0
+# SUMMARY prog=pgtable_batch_migrate bytes_verified=1048576 pages_migrated=4096 splits=0 mismatches=0
 # check: migrate: rc=0 30 s
-# SUMMARY prog=pb_stress secs=20 bytes_verified=2097152 mismatches=2 forks=3
+# SUMMARY prog=pgtable_batch_stress secs=20 bytes_verified=2097152 mismatches=2 forks=3
 # check: stress: rc=1 24 s
 # SUMMARY prog=faultinject injected=812 probability=10 bytes_verified=4194304 mismatches=0
 # check: faultinject: rc=0 80 s
@@ -188,7 +188,7 @@ class Summary(Dirs):
 
     def test_migration_left_out_on_an_arch_says_so(self):
         lines = ["# check: migrate: not run (migrate=0)",
-                 "# check: stress: pb_stress -d 20 -m 16"]
+                 "# check: stress: pgtable_batch_stress -d 20 -m 16"]
         self.assertTrue(summary.check_log(lines)["mig_off"])
         self.assertFalse(summary.check_log(CHECK_LOG.splitlines())["mig_off"])
         os.makedirs(os.path.join(self.d, "logs"))
@@ -200,18 +200,18 @@ class Summary(Dirs):
     def test_check_log(self):
         c = summary.check_log(CHECK_LOG.splitlines())
         self.assertEqual(c["kunit"], [("pgtable_batch", 23, 0, 1)])
-        self.assertEqual(c["progs"]["pb_integrity"]["bytes_verified"], 2 << 20)
+        self.assertEqual(c["progs"]["pgtable_batch_integrity"]["bytes_verified"], 2 << 20)
         self.assertEqual(c["progs"]["faultinject"]["injected"], 812)
         self.assertEqual(c["steps"][3], ("stress", 1, 24))
         self.assertEqual(c["end"], "1")
 
     def test_a_failed_case_shows_what_it_printed(self):
-        lines = ["# check: migrate: pb_migrate -m 4", "ok 6 pinned 4kB",
+        lines = ["# check: migrate: pgtable_batch_migrate -m 4", "ok 6 pinned 4kB",
                  "# inject: 100%: 10240 failures injected, 2 of 1024 pages moved",
                  "# inject: page 3: status 1, expected node 0",
                  "# inject 4kB: 1.17 s", "not ok 7 inject 4kB", "ok 8 race 4kB",
-                 "not ok 9 unmap 4kB", "# SUMMARY prog=pb_migrate mismatches=0",
-                 "# check: migrate: rc=1 39 s", "# check: stress: pb_stress",
+                 "not ok 9 unmap 4kB", "# SUMMARY prog=pgtable_batch_migrate mismatches=0",
+                 "# check: migrate: rc=1 39 s", "# check: stress: pgtable_batch_stress",
                  "# a", "# b", "# c", "# d", "# e", "not ok 1 fork",
                  "not ok 2 swap", "# check: stress: rc=1 9 s", "PB-END rc=1"]
         c = summary.check_log(lines)

@@ -10,7 +10,7 @@
  *   -plugin tlbcount.so,out=FILE[,fn=NAME:0xADDR]...
  *
  * A guest program marks a region by executing the start marker, the work,
- * then the stop marker (tools/testing/pgtable_batch/guest/common.h,
+ * then the stop marker (tools/testing/pgtable_batch/guest/pb_bench.c,
  * pb_tlb_mark()).  The markers are no-ops for the CPU:
  *
  *   x86_64   nopl 0x50425401(%rax,%rax,1)  start   ...02 stop

@@ -695,6 +695,89 @@ static void pb_softleaf_offsets(struct kunit *test)
 	pb_clear(c);
 }
 
+/*
+ * What this run covers: which helpers the architecture overrides (a macro
+ * of the helper's name, see <linux/pgtable_batch.h>) and which are the
+ * generic loops, one parameter each, so that the results name them.  On
+ * arm64 the contpte overrides need CONFIG_ARM64_CONTPTE (which needs
+ * CONFIG_TRANSPARENT_HUGEPAGE): without it the "contpte" parameter is
+ * skipped, and so is every contpte geometry the other cases would check.
+ */
+struct pb_override {
+	const char *name;
+	bool arch;
+};
+
+static const struct pb_override pb_overrides[] = {
+#ifdef set_ptes
+	{ "set_ptes", true },
+#else
+	{ "set_ptes", false },
+#endif
+#ifdef get_and_clear_full_ptes
+	{ "get_and_clear_full_ptes", true },
+#else
+	{ "get_and_clear_full_ptes", false },
+#endif
+#ifdef clear_full_ptes
+	{ "clear_full_ptes", true },
+#else
+	{ "clear_full_ptes", false },
+#endif
+#ifdef wrprotect_ptes
+	{ "wrprotect_ptes", true },
+#else
+	{ "wrprotect_ptes", false },
+#endif
+#ifdef clear_young_dirty_ptes
+	{ "clear_young_dirty_ptes", true },
+#else
+	{ "clear_young_dirty_ptes", false },
+#endif
+#ifdef test_and_clear_young_ptes
+	{ "test_and_clear_young_ptes", true },
+#else
+	{ "test_and_clear_young_ptes", false },
+#endif
+#ifdef clear_flush_young_ptes
+	{ "clear_flush_young_ptes", true },
+#else
+	{ "clear_flush_young_ptes", false },
+#endif
+#ifdef set_softleaf_ptes
+	{ "set_softleaf_ptes", true },
+#else
+	{ "set_softleaf_ptes", false },
+#endif
+#ifdef CONFIG_ARM64
+	{ "contpte", IS_ENABLED(CONFIG_ARM64_CONTPTE) },
+#endif
+};
+
+static void pb_override_desc(const struct pb_override *o, char *desc)
+{
+	if (!strcmp(o->name, "contpte"))
+		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "contpte: %s",
+			 o->arch ? "on" : "off");
+	else
+		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s: %s", o->name,
+			 o->arch ? "arch override" : "generic loop");
+}
+
+KUNIT_ARRAY_PARAM(pb_override, pb_overrides, pb_override_desc);
+
+static void pb_arch_overrides(struct kunit *test)
+{
+	const struct pb_override *o = test->param_value;
+	char desc[KUNIT_PARAM_DESC_SIZE];
+
+	if (!strcmp(o->name, "contpte") && !o->arch)
+		kunit_skip(test,
+			   "CONFIG_ARM64_CONTPTE is off (it needs CONFIG_TRANSPARENT_HUGEPAGE): no contpte override is tested");
+	pb_override_desc(o, desc);
+	kunit_info(test, "%s\n", desc);
+}
+
 static int pb_test_init(struct kunit *test)
 {
 	unsigned int order = get_order(SPAN * PAGE_SIZE);
@@ -740,11 +823,15 @@ static void pb_test_exit(struct kunit *test)
 	mmput(c->mm);
 }
 
+/* The exhaustive cases (every length and offset of every kind) are slow. */
 static struct kunit_case pgtable_batch_test_cases[] = {
+	KUNIT_CASE_PARAM(pb_arch_overrides, pb_override_gen_params),
 	KUNIT_CASE(pb_softleaf_offsets),
-	KUNIT_CASE_PARAM(pb_set_softleaf_ptes, pb_leaf_gen_params),
+	KUNIT_CASE_PARAM_ATTR(pb_set_softleaf_ptes, pb_leaf_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE(pb_set_ptes),
-	KUNIT_CASE_PARAM(pb_present_ptes, pb_op_gen_params),
+	KUNIT_CASE_PARAM_ATTR(pb_present_ptes, pb_op_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE(pb_clear_nonpresent_ptes),
 	{}
 };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pb_stress: writers and checkers of patterned data in mTHP-backed
+ * pgtable_batch_stress: writers and checkers of patterned data in mTHP-backed
  * anonymous memory race, for a bounded time, with threads that swap the
  * same memory out (MADV_PAGEOUT), free it lazily (MADV_FREE) or at once
  * (MADV_DONTNEED), change its protection, move it away and back with
@@ -15,7 +15,7 @@
  * MADV_DONTNEED).  Swap-out needs no lock: it must not change what any read
  * returns, and every read is compared with the model.
  *
- * Usage: pb_stress [-d seconds] [-m arena_mib] [-c chunk_kib] [-w writers] [-f]
+ * Usage: pgtable_batch_stress [-d seconds] [-m arena_mib] [-c chunk_kib] [-w writers] [-f]
  *
  * -f runs without swap and without touching the mTHP knobs: the model and
  * the operations are exercised, nothing is swapped out.
@@ -31,7 +31,7 @@
 #include <sys/wait.h>
 
 #include "kselftest.h"
-#include "common.h"
+#include "pgtable_batch_common.h"
 
 enum page_state {
 	PG_DATA,		/* holds (id, gen) */
@@ -89,6 +89,9 @@ static char *page_addr(size_t i)
 	return g.arena + i * pb_pagesize;
 }
 
+#define MISMATCH_MSG \
+	"%s: page %zu (chunk %zu) at %p: expected id %zu gen %u state %d, holds %s, pagemap %#llx\n"
+
 /* Check one page against the model; the chunk lock is held. */
 static bool check_page(const char *who, const char *p, size_t i,
 		       struct counters *c)
@@ -123,10 +126,9 @@ static bool check_page(const char *who, const char *p, size_t i,
 			close(fd);
 		}
 		pb_page_describe(p, desc, sizeof(desc));
-		ksft_print_msg(
-			"%s: page %zu (chunk %zu) at %p: expected id %zu gen %u state %d, holds %s, pagemap %#llx\n",
-			       who, i, i / g.chunk_pages, p, i, g.gen[i],
-			       g.state[i], desc, (unsigned long long)pm);
+		ksft_print_msg(MISMATCH_MSG, who, i, i / g.chunk_pages, p, i,
+			       g.gen[i], g.state[i], desc,
+			       (unsigned long long)pm);
 	}
 	return false;
 }
@@ -441,6 +443,9 @@ static void size_stats_report(unsigned long v0[][NR_SIZE_STATS])
 	}
 }
 
+#define TOTALS_MSG \
+	"%.1f s: written %llu MiB, verified %llu MiB, pageouts %lu, frees %lu (%lu pages read back zero), dontneeds %lu, mprotects %lu, mremaps %lu, forks %lu, size switches %lu\n"
+
 int main(int argc, char **argv)
 {
 	struct counters wc[MAX_WRITERS] = { 0 }, pc = { 0 }, dc = { 0 };
@@ -474,7 +479,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr,
-				"usage: pb_stress [-d seconds] [-m arena_mib] [-c chunk_kib] [-w writers] [-f]\n");
+				"usage: pgtable_batch_stress [-d seconds] [-m arena_mib] [-c chunk_kib] [-w writers] [-f]\n");
 			return KSFT_FAIL;
 		}
 	}
@@ -578,25 +583,24 @@ int main(int argc, char **argv)
 	tot.written += shared->written;
 	tot.mismatches += shared->mismatches;
 
-	ksft_print_msg(
-		"%.1f s: written %llu MiB, verified %llu MiB, pageouts %lu, frees %lu (%lu pages read back zero), dontneeds %lu, mprotects %lu, mremaps %lu, forks %lu, size switches %lu\n",
-		       (pb_now_ns() - t0) / 1e9, tot.written >> 20,
-		       tot.verified >> 20, tot.pageouts, tot.frees,
-		       tot.freed_zero, tot.dontneeds, tot.mprotects,
-		       tot.mremaps, tot.forks, tot.size_switches);
+	ksft_print_msg(TOTALS_MSG, (pb_now_ns() - t0) / 1e9,
+		       tot.written >> 20, tot.verified >> 20, tot.pageouts,
+		       tot.frees, tot.freed_zero, tot.dontneeds,
+		       tot.mprotects, tot.mremaps, tot.forks,
+		       tot.size_switches);
 	size_stats_report(sz0);
 	/*
 	 * swpouts: pages swapped out (pswpout), -1 without VM event counters;
 	 * swap_ptes_seen: swap entries found through pagemap right after each
 	 * MADV_PAGEOUT (the same entry may be counted more than once).
 	 */
-	printf(
-		"# SUMMARY prog=pb_stress secs=%d bytes_written=%llu bytes_verified=%llu swpouts=%ld swap_ptes_seen=%llu large_swpouts=%lu swpout_fallback=%lu mismatches=%llu forks=%lu child_failures=%lu\n",
-	       g.secs, tot.written, tot.verified,
-	       pswp0 < 0 ? -1 : pb_vmstat("pswpout") - pswp0, tot.swap_seen,
-	       pb_mthp_stat_all("swpout") - swp0,
-	       pb_mthp_stat_all("swpout_fallback") - fb0, tot.mismatches,
-	       tot.forks, tot.child_failures);
+	fprintf(stdout,
+		"# SUMMARY prog=pgtable_batch_stress secs=%d bytes_written=%llu bytes_verified=%llu swpouts=%ld swap_ptes_seen=%llu large_swpouts=%lu swpout_fallback=%lu mismatches=%llu forks=%lu child_failures=%lu\n",
+		g.secs, tot.written, tot.verified,
+		pswp0 < 0 ? -1 : pb_vmstat("pswpout") - pswp0, tot.swap_seen,
+		pb_mthp_stat_all("swpout") - swp0,
+		pb_mthp_stat_all("swpout_fallback") - fb0, tot.mismatches,
+		tot.forks, tot.child_failures);
 
 	ok = !tot.mismatches && (force || tot.swap_seen);
 	if (!tot.swap_seen)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pb_migrate: anonymous memory migrated between two NUMA nodes with
+ * pgtable_batch_migrate: anonymous memory migrated between two NUMA nodes with
  * move_pages(), for order-0 and every mTHP size from 16K to 1M the kernel
  * offers.  Every case fills a region with a per-page pattern, migrates it
  * to the other node and back, and checks where every page is, every byte,
@@ -31,7 +31,7 @@
  * (shmem, with the size's shmem_enabled knob on), the file side of the
  * same code.
  *
- * Usage: pb_migrate [-t test]... [-s size_kb]... [-m region_mib]
+ * Usage: pgtable_batch_migrate [-t test]... [-s size_kb]... [-m region_mib]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,9 +47,11 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/mempolicy.h>
 
 #include "kselftest.h"
-#include "common.h"
+#include "pgtable_batch_common.h"
+#include "vm_util.h"
 
 #ifdef __x86_64__
 #define IS_X86 1
@@ -57,16 +59,13 @@
 #define IS_X86 0
 #endif
 
-#define MPOL_PREFERRED	1
-#define MPOL_MF_MOVE	(1 << 1)
-#define MPOL_MF_MOVE_ALL (1 << 2)	/* shared pages too (CAP_SYS_NICE) */
-
 /* mm/gup_test.h: a FOLL_PIN | FOLL_LONGTERM pin held until STOP. */
 struct pin_longterm_test {
 	uint64_t addr;
 	uint64_t size;
 	uint32_t flags;
 };
+
 #define PIN_LONGTERM_TEST_START		_IOW('g', 7, struct pin_longterm_test)
 #define PIN_LONGTERM_TEST_STOP		_IO('g', 8)
 #define PIN_LONGTERM_TEST_FLAG_USE_WRITE	1
@@ -219,6 +218,9 @@ static void stats_get(struct pb_ctx *c, struct stats *s)
 	s->nr_anon = pb_mthp_stat(c->kb, "nr_anon");
 }
 
+#define STATS_MSG \
+	"%s %dkB: %zu folios, pgmigrate_success +%ld split +%lu split_deferred +%lu nr_anon %lu\n"
+
 /* Report the counters since @a; returns the mTHP splits. */
 static unsigned long stats_report(struct pb_ctx *c, const char *what,
 				  struct stats *a)
@@ -231,12 +233,15 @@ static unsigned long stats_report(struct pb_ctx *c, const char *what,
 			       b.success - a->success);
 		return 0;
 	}
-	ksft_print_msg("%s %dkB: %zu folios, pgmigrate_success +%ld split +%lu split_deferred +%lu nr_anon %lu\n",
-		       what, c->kb, c->len / c->fsz, b.success - a->success,
-		       b.split - a->split, b.deferred - a->deferred, b.nr_anon);
+	ksft_print_msg(STATS_MSG, what, c->kb, c->len / c->fsz,
+		       b.success - a->success, b.split - a->split,
+		       b.deferred - a->deferred, b.nr_anon);
 	total_splits += b.split - a->split;
 	return b.split - a->split;
 }
+
+#define ROUND_MSG \
+	"%s: round %d: %zu of %zu pages on node %d, moving again\n"
 
 /*
  * Migrate the region to node 1 and back @rounds times; every page that
@@ -263,8 +268,8 @@ static size_t round_trips(struct pb_ctx *c, const char *what, char *p,
 			node = k ? !home : home;
 			on = move(p, c->npages, gen, node, status);
 			if (on != want) {
-				ksft_print_msg("%s: round %d: %zu of %zu pages on node %d, moving again\n",
-					       what, r, on, want, node);
+				ksft_print_msg(ROUND_MSG, what, r, on, want,
+					       node);
 				pages_migrated -= on;	/* move() counts them again */
 				on = move(p, c->npages, gen, node, status);
 			}
@@ -755,6 +760,12 @@ static enum pb_result test_inject(struct pb_ctx *c)
 	return bad ? PB_FAIL : PB_PASS;
 }
 
+#define AGED_MOVED_MSG \
+	"aged: 100%%: %zu of %zu pages moved, nr_anon_partially_mapped %lu before, %lu after\n"
+
+#define AGED_UNMARKED_MSG \
+	"aged: fewer folios marked than folios: the accessed bits did not differ\n"
+
 /*
  * A folio whose PTEs differ in the accessed bit, as after aging, is
  * unmapped by migration in several batches (the accessed bit is kept per
@@ -780,7 +791,6 @@ static enum pb_result test_aged(struct pb_ctx *c)
 	size_t nf = c->npages / c->ppf, bad = 0, i, on;
 	char saved_none[16] = "";
 	unsigned long pm0, pm1, split0;
-	volatile char sink;
 	struct stats st, st1;
 	uint32_t *gen;
 	int *status, home;
@@ -813,16 +823,14 @@ static enum pb_result test_aged(struct pb_ctx *c)
 		ksft_exit_fail_msg("MADV_COLD: %s\n", strerror(errno));
 	for (i = 0; i < c->npages; i++)
 		if (i % c->ppf >= c->ppf / 2)
-			sink = p[i * pb_pagesize];
-	(void)sink;
+			FORCE_READ(p[i * pb_pagesize]);
 
 	fail_migrate_set(100);
 	on = move_each_folio(c, p, !home, status);
 	fail_migrate_set(0);
 	fail_migrate_teardown();
 	pm1 = pb_mthp_stat(c->kb, "nr_anon_partially_mapped");
-	ksft_print_msg("aged: 100%%: %zu of %zu pages moved, nr_anon_partially_mapped %lu before, %lu after\n",
-		       on, c->npages, pm0, pm1);
+	ksft_print_msg(AGED_MOVED_MSG, on, c->npages, pm0, pm1);
 	stats_get(c, &st1);
 	ksft_print_msg("aged: 100%%: split_deferred +%lu for %zu folios\n",
 		       st1.deferred - st.deferred, nf);
@@ -834,7 +842,7 @@ static enum pb_result test_aged(struct pb_ctx *c)
 	 * reports its merged bit and is one batch.
 	 */
 	if (IS_X86 && st1.deferred - st.deferred < nf) {
-		ksft_print_msg("aged: fewer folios marked than folios: the accessed bits did not differ\n");
+		ksft_print_msg(AGED_UNMARKED_MSG);
 		bad++;
 	}
 	bad += check_mapped(c, "aged", p);
@@ -871,6 +879,9 @@ static enum pb_result test_aged(struct pb_ctx *c)
 	free(gen);
 	return bad ? PB_FAIL : PB_PASS;
 }
+
+#define MLOCKED_MSG \
+	"mlocked: to node %d: %zu of %zu pages moved, Mlocked %ld kB before, %ld kB after (region %ld kB)\n"
 
 /*
  * An mlock()ed region: a large folio whose migration entries are restored
@@ -915,8 +926,8 @@ static enum pb_result test_mlocked(struct pb_ctx *c)
 		on = move(p, c->npages, NULL, node, status);
 		pb_lru_drain_all();
 		after = pb_meminfo("Mlocked");
-		ksft_print_msg("mlocked: to node %d: %zu of %zu pages moved, Mlocked %ld kB before, %ld kB after (region %ld kB)\n",
-			       node, on, c->npages, before, after, region_kb);
+		ksft_print_msg(MLOCKED_MSG, node, on, c->npages, before, after,
+			       region_kb);
 		if (on != c->npages)
 			bad++;
 		if (after < before - region_kb / 2) {
@@ -943,7 +954,7 @@ static void on_sigbus(int sig)
 }
 
 /* Read a byte of @p; returns whether that raised SIGBUS. */
-static bool read_sigbus(const volatile char *p)
+static bool read_sigbus(const char *p)
 {
 	struct sigaction sa = { .sa_handler = on_sigbus }, old;
 	bool bus = false;
@@ -952,10 +963,13 @@ static bool read_sigbus(const volatile char *p)
 	if (sigsetjmp(sigbus_jmp, 1))
 		bus = true;
 	else
-		(void)*p;
+		FORCE_READ(*p);
 	sigaction(SIGBUS, &old, NULL);
 	return bus;
 }
+
+#define HWPOISON_READS_MSG \
+	"hwpoison: after migrating to node %d, the poisoned page reads\n"
 
 /*
  * One page of a large folio poisoned (MADV_HWPOISON, CONFIG_MEMORY_FAILURE):
@@ -1011,8 +1025,7 @@ static enum pb_result test_hwpoison(struct pb_ctx *c)
 					       i, status[i], node);
 		}
 		if (!read_sigbus(p + victim * pb_pagesize)) {
-			ksft_print_msg("hwpoison: after migrating to node %d, the poisoned page reads\n",
-				       node);
+			ksft_print_msg(HWPOISON_READS_MSG, node);
 			bad++;
 		}
 		if (node == home)
@@ -1040,6 +1053,12 @@ static enum pb_result test_hwpoison(struct pb_ctx *c)
 }
 
 #define HUGETLB_SYSFS "/sys/devices/system/node/node%d/hugepages/hugepages-%zukB/nr_hugepages"
+
+#define HUGETLB_STATUS_MSG \
+	"hugetlb: to node %d: address %zu of the huge page: status %d\n"
+
+#define HUGETLB_WRONG_MSG \
+	"hugetlb: to node %d: %zu of %zu addresses reported something else\n"
 
 /*
  * move_pages() naming every base page of a hugetlb page (CONFIG_HUGETLBFS,
@@ -1114,12 +1133,12 @@ static enum pb_result test_hugetlb(struct pb_ctx *c)
 			if (status[i] == node)
 				continue;
 			if (wrong++ < 4)
-				ksft_print_msg("hugetlb: to node %d: address %zu of the huge page: status %d\n",
-					       node, i, status[i]);
+				ksft_print_msg(HUGETLB_STATUS_MSG, node, i,
+					       status[i]);
 		}
 		if (wrong)
-			ksft_print_msg("hugetlb: to node %d: %zu of %zu addresses reported something else\n",
-				       node, wrong, npages);
+			ksft_print_msg(HUGETLB_WRONG_MSG, node, wrong,
+				       npages);
 		bad += !!wrong;
 		if (node_of(p, NULL, npages) != node) {
 			ksft_print_msg("hugetlb: the huge page is not on node %d\n", node);
@@ -1145,6 +1164,12 @@ out:
 		return PB_SKIP;
 	return bad ? PB_FAIL : PB_PASS;
 }
+
+#define STATUS_PAGE_MSG \
+	"status: to node %d: page %zu (page %zu of its folio): status %d\n"
+
+#define STATUS_WRONG_MSG \
+	"status: to node %d: %zu of %zu pages reported something else\n"
 
 /*
  * The statuses move_pages() itself returns: one call naming every page of
@@ -1173,12 +1198,12 @@ static enum pb_result test_status(struct pb_ctx *c)
 			if (status[i] == node)
 				continue;
 			if (wrong++ < 4)
-				ksft_print_msg("status: to node %d: page %zu (page %zu of its folio): status %d\n",
-					       node, i, i % c->ppf, status[i]);
+				ksft_print_msg(STATUS_PAGE_MSG, node, i,
+					       i % c->ppf, status[i]);
 		}
 		if (wrong)
-			ksft_print_msg("status: to node %d: %zu of %zu pages reported something else\n",
-				       node, wrong, c->npages);
+			ksft_print_msg(STATUS_WRONG_MSG, node, wrong,
+				       c->npages);
 		bad += wrong;
 		move_pages_of(p, c->npages, NULL, -1, status);
 		for (i = 0; i < c->npages; i++)
@@ -1190,6 +1215,12 @@ static enum pb_result test_status(struct pb_ctx *c)
 	free(gen);
 	return bad ? PB_FAIL : PB_PASS;
 }
+
+#define LOOKUP_ENTRY_MSG \
+	"lookup: entry %zu (%p, folio %td): status %d, expected %d\n"
+
+#define LOOKUP_PAST_MSG \
+	"lookup: entry %zu, past the count of %zu: status %d written\n"
 
 /*
  * The lookups move_pages() skips.  The lookup that queues a large folio also
@@ -1302,8 +1333,7 @@ static enum pb_result test_lookup(struct pb_ctx *c)
 		if (st[i] == want[i])
 			continue;
 		if (bad++ < 8)
-			ksft_print_msg("lookup: entry %zu (%p, folio %td): status %d, expected %d\n",
-				       i, pages[i],
+			ksft_print_msg(LOOKUP_ENTRY_MSG, i, pages[i],
 				       pages[i] ? ((char *)pages[i] - p) / (ptrdiff_t)c->fsz : -1,
 				       st[i], want[i]);
 	}
@@ -1311,8 +1341,7 @@ static enum pb_result test_lookup(struct pb_ctx *c)
 		if (st[i] == 12345)
 			continue;
 		if (bad++ < 8)
-			ksft_print_msg("lookup: entry %zu, past the count of %zu: status %d written\n",
-				       i, n, st[i]);
+			ksft_print_msg(LOOKUP_PAST_MSG, i, n, st[i]);
 	}
 	move_pages_of(p, c->npages, NULL, -1, status);
 	for (i = 0; i < c->npages; i++) {
@@ -1421,6 +1450,9 @@ static void *unmapper_fn(void *arg)
 	return NULL;
 }
 
+#define UNMAP_MSG \
+	"unmap %dkB: %zu moves of the region while half of it was unmapped, %zu munmap() calls %u us apart\n"
+
 /*
  * munmap() racing migration: the region moves back and forth while the
  * other CPU unmaps half of every folio (of every 64K with smaller folios).
@@ -1457,8 +1489,8 @@ static enum pb_result test_unmap(struct pb_ctx *c)
 	for (node = !home; !atomic_load(&u.done); node = !node, moves++)
 		move_pages_of(u.p, c->npages, NULL, node, status);
 	pthread_join(t, NULL);
-	ksft_print_msg("unmap %dkB: %zu moves of the region while half of it was unmapped, %zu munmap() calls %u us apart\n",
-		       c->kb, moves, c->npages / step, (unsigned int)u.gap);
+	ksft_print_msg(UNMAP_MSG, c->kb, moves, c->npages / step,
+		       (unsigned int)u.gap);
 	/*
 	 * Map the unmapped halves again, empty: they become the holes that
 	 * round_trips() and verify() know (gen 0, no page, reads as zero).
@@ -1547,13 +1579,16 @@ static const struct test tests[] = {
 	{ "unmap", test_unmap },
 	{ "shmem", test_shmem },
 };
-#define NR_TESTS (sizeof(tests) / sizeof(tests[0]))
+
+#define NR_TESTS ARRAY_SIZE(tests)
 
 static void print_help(void)
 {
 	size_t t;
 
-	fprintf(stderr, "usage: pb_migrate [-t test]... [-s size_kb]... [-m region_mib]\ntests:");
+	fprintf(stderr,
+		"usage: pgtable_batch_migrate [-t test]... [-s size_kb]... [-m region_mib]\n"
+		"tests:");
 	for (t = 0; t < NR_TESTS; t++)
 		fprintf(stderr, " %s", tests[t].name);
 	fprintf(stderr, "\n");
@@ -1565,7 +1600,7 @@ int main(int argc, char **argv)
 	bool want[NR_TESTS] = { 0 }, named = false;
 	int sizes[PB_MAX_SIZES + 1], nsizes, req[PB_MAX_SIZES], nreq = 0;
 	int nall, opt, i;
-	int status = 0, home;
+	int status = 0, home, far;
 	size_t t;
 	char *probe;
 
@@ -1616,8 +1651,9 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
 	probe[0] = 1;
 	home = node_of(probe, NULL, 1);
-	if (syscall(__NR_move_pages, 0, 1, (void **)&probe, (int[]){ !home },
-		    &status, MPOL_MF_MOVE) || status != !home)
+	far = !home;
+	if (syscall(__NR_move_pages, 0, 1, (void **)&probe, &far, &status,
+		    MPOL_MF_MOVE) || status != far)
 		ksft_exit_skip("no second NUMA node to migrate to (status %d, %s)\n",
 			       status, strerror(errno));
 	munmap(probe, pb_pagesize);
@@ -1650,7 +1686,8 @@ int main(int argc, char **argv)
 		}
 		close(c.pm);
 	}
-	printf("# SUMMARY prog=pb_migrate bytes_verified=%llu pages_migrated=%llu splits=%llu mismatches=%llu\n",
-	       bytes_verified, pages_migrated, total_splits, total_mismatches);
+	fprintf(stdout,
+		"# SUMMARY prog=pgtable_batch_migrate bytes_verified=%llu pages_migrated=%llu splits=%llu mismatches=%llu\n",
+		bytes_verified, pages_migrated, total_splits, total_mismatches);
 	ksft_finished();
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pb_softdirty: the soft-dirty bit of every page after the kernel cleared a
+ * pgtable_batch_softdirty: the soft-dirty bit of every page after the kernel cleared a
  * batch of PTEs that map one large folio and wrote them back from the PTE
  * that get_and_clear_full_ptes() or modify_prot_start_ptes() returned for
  * the batch.  Those merge the dirty bits of the batch into the first PTE;
@@ -23,7 +23,7 @@
  * (set by try_to_unmap_one() when it gives up and restores the PTEs).  A
  * case in which no folio got there fails: it tested nothing.
  *
- * Usage: pb_softdirty [-s size_kb]... [-n folios]
+ * Usage: pgtable_batch_softdirty [-s size_kb]... [-n folios]
  * Needs root (PFNs in pagemap, /proc/kpageflags) and, for lazyfree, swap
  * (reclaim of anonymous memory only runs with swap).  SKIPs where
  * soft-dirty is not supported (arm64).
@@ -37,7 +37,7 @@
 #include <sys/mman.h>
 
 #include "kselftest.h"
-#include "common.h"
+#include "pgtable_batch_common.h"
 
 #define PM_PFN_MASK	(BIT_ULL(55) - 1)
 #define KPF_SWAPBACKED	14
@@ -64,7 +64,7 @@ static bool soft_dirty_works(void)
 	return ok;
 }
 
-static uint64_t kpageflags(uint64_t pfn)
+static uint64_t kpageflags_of(uint64_t pfn)
 {
 	uint64_t f = 0;
 
@@ -88,7 +88,7 @@ static bool mapped_whole(const uint64_t *pm, size_t ppf)
 	for (i = 0; i < ppf; i++) {
 		if (!(pm[i] & PM_PRESENT) || (pm[i] & PM_PFN_MASK) != pfn + i)
 			return false;
-		if (ppf > 1 && !(kpageflags(pfn + i) & BIT_ULL(KPF_THP)))
+		if (ppf > 1 && !(kpageflags_of(pfn + i) & BIT_ULL(KPF_THP)))
 			return false;
 	}
 	return true;
@@ -203,7 +203,7 @@ static void test_lazyfree(int kb)
 		const uint64_t *fp = ppf > 1 ? pm + f * upp : pm + f * upp + 1;
 
 		if (mapped_whole(fp, ppf))
-			lazy[f] = !(kpageflags(fp[0] & PM_PFN_MASK) &
+			lazy[f] = !(kpageflags_of(fp[0] & PM_PFN_MASK) &
 				    BIT_ULL(KPF_SWAPBACKED));
 	}
 
@@ -217,7 +217,8 @@ static void test_lazyfree(int kb)
 
 		/* try_to_unmap_one() restored the PTEs: swap-backed again. */
 		if (lazy[f] && mapped_whole(fp, ppf) &&
-		    (kpageflags(fp[0] & PM_PFN_MASK) & BIT_ULL(KPF_SWAPBACKED)))
+		    (kpageflags_of(fp[0] & PM_PFN_MASK) &
+		     BIT_ULL(KPF_SWAPBACKED)))
 			reached++;
 	}
 	if (kb > 4 && pb_mthp_stat(kb, "split") != split0)

@@ -109,7 +109,6 @@ void pb_ctx_init(struct pb_ctx *c, int kb, size_t region_mib);
 /* The outcome of one case of a program that runs its cases per size. */
 enum pb_result { PB_PASS, PB_FAIL, PB_SKIP };
 
-
 /*
  * The options every such program takes: -s size_kb (repeatable, into
  * @req[*@nreq]) and -m region_mib.  Returns false for any other option.

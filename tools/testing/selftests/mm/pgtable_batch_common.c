@@ -15,7 +15,7 @@
 #include <sys/swap.h>
 #include <sys/wait.h>
 
-#include "common.h"
+#include "pgtable_batch_common.h"
 
 #define THP_DIR "/sys/kernel/mm/transparent_hugepage"
 #define PB_MAGIC 0x5042a7c3e1f00d11ULL

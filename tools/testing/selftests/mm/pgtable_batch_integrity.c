@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pb_integrity: data integrity of anonymous (and shmem) memory across
+ * pgtable_batch_integrity: data integrity of anonymous (and shmem) memory across
  * swap-out, for every mTHP size from 16K to 1M the kernel offers and for
  * order-0.  Every test fills a region with a per-page pattern, swaps it out
  * with MADV_PAGEOUT, checks through /proc/self/pagemap what happened to the
@@ -14,7 +14,7 @@
  * FOLL_PIN pins on part of a folio; and, with -t smallswap, swap far too
  * small for the region (nothing lost, swap accounting balanced).
  *
- * Usage: pb_integrity [-t test]... [-s size_kb]... [-m region_mib]
+ * Usage: pgtable_batch_integrity [-t test]... [-s size_kb]... [-m region_mib]
  *                     [-r passes]
  *
  * -r: swap-out passes over the pages still present (default 3); more when
@@ -38,7 +38,7 @@
 #include <linux/userfaultfd.h>
 
 #include "kselftest.h"
-#include "common.h"
+#include "pgtable_batch_common.h"
 
 static unsigned long long bytes_verified, total_mismatches;
 static long pswpout_start;
@@ -138,6 +138,9 @@ static void stats_get(struct pb_ctx *c, struct stats *s)
 	s->fallback = pb_mthp_stat(c->kb, "swpout_fallback");
 }
 
+#define STATS_MSG \
+	"%s %dkB: %zu folios, anon_fault_alloc +%lu swpout +%lu swpout_fallback +%lu\n"
+
 static void stats_report(struct pb_ctx *c, const char *what, struct stats *a)
 {
 	struct stats b;
@@ -145,10 +148,9 @@ static void stats_report(struct pb_ctx *c, const char *what, struct stats *a)
 	if (c->kb == 4)
 		return;
 	stats_get(c, &b);
-	ksft_print_msg(
-		"%s %dkB: %zu folios, anon_fault_alloc +%lu swpout +%lu swpout_fallback +%lu\n",
-		       what, c->kb, c->len / c->fsz, b.alloc - a->alloc,
-		       b.swpout - a->swpout, b.fallback - a->fallback);
+	ksft_print_msg(STATS_MSG, what, c->kb, c->len / c->fsz,
+		       b.alloc - a->alloc, b.swpout - a->swpout,
+		       b.fallback - a->fallback);
 }
 
 static bool swapped_all(const char *what, size_t swapped, size_t npages)
@@ -803,7 +805,8 @@ static void print_help(void)
 {
 	size_t i;
 
-	fprintf(stderr, "usage: pb_integrity [-t test]... [-s size_kb]... [-m region_mib]\n"
+	fprintf(stderr,
+		"usage: pgtable_batch_integrity [-t test]... [-s size_kb]... [-m region_mib]\n"
 		"                    [-r passes]\n"
 		"tests:");
 	for (i = 0; i < NR_TESTS; i++)
@@ -897,9 +900,10 @@ int main(int argc, char **argv)
 	 * swapped_pages: pages found swapped out through pagemap after
 	 * MADV_PAGEOUT.
 	 */
-	printf("# SUMMARY prog=pb_integrity bytes_verified=%llu swpouts=%ld swapped_pages=%llu mismatches=%llu\n",
-	       bytes_verified,
-	       pswpout_start < 0 ? -1 : pb_vmstat("pswpout") - pswpout_start,
-	       pages_seen_swapped, total_mismatches);
+	fprintf(stdout,
+		"# SUMMARY prog=pgtable_batch_integrity bytes_verified=%llu swpouts=%ld swapped_pages=%llu mismatches=%llu\n",
+		bytes_verified,
+		pswpout_start < 0 ? -1 : pb_vmstat("pswpout") - pswpout_start,
+		pages_seen_swapped, total_mismatches);
 	ksft_finished();
 }
