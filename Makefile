@@ -149,10 +149,10 @@ test-cocci: deps tree ## the Coccinelle scripts against their expected output
 
 # The Python scripts name Debian's python3 in their first line (deps.sh
 # installs python3-matplotlib for it), whatever python3 comes first in PATH.
-test-bench-unit: ## unit tests of bench.py (workspace/benchlib/), progress.py, summary.py, check-steps.sh, selftests-compare.sh
+test-bench-unit: ## unit tests of bench.py (workspace/benchlib/), progress.py, summary.py, check-steps.sh, selftests-compare.sh, kunit_check.py
 	@$(STEP) --key test-bench-unit -- sh -c \
 		'$(W)/test_bench.py && $(W)/test_progress.py && $(W)/test_check_steps.sh && \
-		$(W)/test_selftests_compare.sh'
+		$(W)/test_selftests_compare.sh && $(W)/test_kunit_check.py'
 
 # Boot the patched kernels and run the in-guest suites (KUnit runs at boot).
 test-guest: patched initramfs ## boot the patched kernels: KUnit, integrity, stress, mm selftests
