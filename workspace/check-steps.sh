@@ -35,7 +35,8 @@
 #
 # The full tier then runs the KUnit suite with kunit.py (make kunit:
 # UML, x86_64, arm64 and riscv64) and the icount no-regression points on the
-# distribution-like bench kernels (make bench ICOUNT=0 GOALS=1: pageout
+# distribution-like bench kernels (make bench ICOUNT=0 GOALS=1
+# VARIANT=bench: this script's own VARIANT is the test kernels'; pageout
 # 4K and 64K, lazyfree 64K, migrate 4K and 64K, x86_64 and arm64 of
 # ARCHES), which fail below their goals (or, for the points still below
 # them, below their floors: workspace/benchlib/analyse.py).
@@ -150,7 +151,7 @@ if [ "$TIER" = full ]; then
 	if [ ${#icount[@]} -gt 0 ]; then
 		"$REPO/workspace/progress.py" run --key bench-icount \
 			--label "bench ICOUNT=0 GOALS=1 (no-regression points)" -- \
-			"$MAKE" -s -C "$REPO" bench ICOUNT=0 BOOTS=1 GOALS=1 ARCHES="${icount[*]}" \
+			"$MAKE" -s -C "$REPO" bench ICOUNT=0 BOOTS=1 GOALS=1 VARIANT=bench ARCHES="${icount[*]}" \
 			PBARGS=only=pageout:lazyfree:migrate,sizes=4:64,mig_sizes=4:64,runs=2,sweep_runs=2,mig_runs=2 || rc=1
 	fi
 fi

@@ -167,16 +167,16 @@ expect gretry '[ "$(grep "^boot\|^compare" "$T/gretry.log" | tr "\n" ,)" = "boot
 	"the rerun is a selftests boot of the tests that differed"
 expect gretry 'grep -q "^args x86_64 selftests limit=$PB_LIMIT_BOOT_SELFTESTS selftests=split_huge_page_test$" "$T/gretry.log"' \
 	"with only those tests"
-run full "x86_64 arm64" TIER=full PLANS= SELFTEST_ARCHES="x86_64 arm64"
+run full "x86_64 arm64" TIER=full PLANS= SELFTEST_ARCHES="x86_64 arm64" VARIANT=test
 expect full '[ "$(grep "^boot\|^compare" "$T/full.log" | tr "\n" ,)" = "boot x86_64 check,boot arm64 check,boot x86_64 selftests,compare x86_64,boot arm64 selftests,compare arm64," ]' \
 	"the full tier boots the check plans, then the selftests"
 expect full 'grep -q "^args x86_64 check limit=$PB_LIMIT_BOOT_CHECK tier=full" "$T/full.log" &&
 	grep -q "^args x86_64 selftests limit=$PB_LIMIT_BOOT_SELFTESTS $" "$T/full.log"' \
 	"each plan with its limit, the check plan with tier=full"
-expect full 'grep -q "^make bench ICOUNT=0 BOOTS=1 GOALS=1 ARCHES=x86_64 arm64 PBARGS=" "$T/full.log" &&
+expect full 'grep -q "^make bench ICOUNT=0 BOOTS=1 GOALS=1 VARIANT=bench ARCHES=x86_64 arm64 PBARGS=" "$T/full.log" &&
 	[ "$(line full "make bench ICOUNT")" -gt "$(line full "done -k lint")" ] &&
 	[ "$(line full "make bench ICOUNT")" -gt "$(line full "make bench QUICK")" ]' \
-	"the full tier runs the icount goals last, on x86_64 and arm64"
+	"the full tier runs the icount goals last, on x86_64 and arm64, on the bench kernels (VARIANT=test around it)"
 expect full 'grep -q "^make kunit KUNIT_ARCHES=um x86_64 arm64 riscv64$" "$T/full.log" &&
 	[ "$(line full "make kunit")" -gt "$(line full "make bench QUICK")" ] &&
 	[ "$(line full "make bench ICOUNT")" -gt "$(line full "make kunit")" ]' \
