@@ -11,7 +11,7 @@
 # where the host has it) and boots it (UML, or QEMU TCG); its JSON
 # results (build/kunit/ARCH.json) must show the suite, no failed or
 # crashed case, and on arm64 the contpte overrides built and tested
-# ("contpte: on" passed).  Logs: build/kunit/ARCH.log.
+# (pb_contpte_fold passed).  Logs: build/kunit/ARCH.log.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)

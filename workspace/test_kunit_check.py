@@ -21,10 +21,8 @@ def run(arch, *suite_children, **suite_misc):
     return kunit_check.check(arch, group("KUnit Test Group", subs=[suite]))
 
 
-OVERRIDES_ON = group("pb_arch_overrides", [("set_ptes: arch override", "PASS"),
-                                           ("contpte: on", "PASS")])
-OVERRIDES_OFF = group("pb_arch_overrides", [("set_ptes: arch override", "PASS"),
-                                            ("contpte: off", "SKIP")])
+FOLD_ON = ("pb_contpte_fold", "PASS")
+FOLD_OFF = ("pb_contpte_fold", "SKIP")
 
 
 class KunitCheck(unittest.TestCase):
@@ -46,11 +44,11 @@ class KunitCheck(unittest.TestCase):
         self.assertTrue(any("no pgtable_batch case" in p for p in problems))
 
     def test_arm64_needs_contpte_on(self):
-        self.assertEqual(run("arm64", OVERRIDES_ON)[0], [])
-        self.assertTrue(any("contpte" in p for p in run("arm64", OVERRIDES_OFF)[0]))
+        self.assertEqual(run("arm64", FOLD_ON, ("pb_set_ptes", "PASS"))[0], [])
+        self.assertTrue(any("contpte" in p for p in run("arm64", FOLD_OFF)[0]))
         self.assertTrue(any("contpte" in p for p in run("arm64", ("pb_set_ptes", "PASS"))[0]))
-        # Elsewhere no contpte parameter is expected.
-        self.assertEqual(run("x86_64", ("pb_set_ptes", "PASS"))[0], [])
+        # Elsewhere it skips.
+        self.assertEqual(run("x86_64", FOLD_OFF, ("pb_set_ptes", "PASS"))[0], [])
 
 
 if __name__ == "__main__":

@@ -703,12 +703,35 @@ static void pb_softleaf_offsets(struct kunit *test)
 }
 
 /*
- * What this run covers: which helpers the architecture overrides (a macro
+ * On arm64 with the contpte overrides, set_ptes() over aligned blocks of
+ * one folio folds them (PTE_CONT); the folded setups of the other cases
+ * depend on it.  Without CONFIG_ARM64_CONTPTE (which needs
+ * CONFIG_TRANSPARENT_HUGEPAGE) this case is skipped, and a run that
+ * tests no contpte override says so.
+ */
+static void pb_contpte_fold(struct kunit *test)
+{
+#ifdef CONFIG_ARM64_CONTPTE
+	struct pb_ctx *c = test->priv;
+	unsigned int i;
+
+	pb_fill_present(c, PB_FOLDED);
+	for (i = 0; i < SPAN; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, pte_cont(__ptep_get(pb_ptep(c, false, i))),
+				      "set_ptes() of %u PTEs left PTE %u unfolded",
+				      SPAN, i);
+	pb_clear(c);
+#else
+	kunit_skip(test, IS_ENABLED(CONFIG_ARM64) ?
+		   "CONFIG_ARM64_CONTPTE off (needs TRANSPARENT_HUGEPAGE): contpte untested" :
+		   "no contpte overrides on this architecture");
+#endif
+}
+
+/*
+ * Which of the helpers the cases test the architecture overrides (a macro
  * of the helper's name, see <linux/pgtable_batch.h>) and which are the
- * generic loops, one parameter each, so that the results name them.  On
- * arm64 the contpte overrides need CONFIG_ARM64_CONTPTE (which needs
- * CONFIG_TRANSPARENT_HUGEPAGE): without it the "contpte" parameter is
- * skipped, and so is every contpte geometry the other cases would check.
+ * generic loops, in the suite's log, so that a run says what it covered.
  */
 struct pb_override {
 	const char *name;
@@ -746,43 +769,22 @@ static const struct pb_override pb_overrides[] = {
 #else
 	{ "test_and_clear_young_ptes", false },
 #endif
-#ifdef clear_flush_young_ptes
-	{ "clear_flush_young_ptes", true },
-#else
-	{ "clear_flush_young_ptes", false },
-#endif
 #ifdef set_softleaf_ptes
 	{ "set_softleaf_ptes", true },
 #else
 	{ "set_softleaf_ptes", false },
 #endif
-#ifdef CONFIG_ARM64
-	{ "contpte", IS_ENABLED(CONFIG_ARM64_CONTPTE) },
-#endif
 };
 
-static void pb_override_desc(const struct pb_override *o, char *desc)
+static int pb_suite_init(struct kunit_suite *suite)
 {
-	if (!strcmp(o->name, "contpte"))
-		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "contpte: %s",
-			 o->arch ? "on" : "off");
-	else
-		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s: %s", o->name,
-			 o->arch ? "arch override" : "generic loop");
-}
+	unsigned int i;
 
-KUNIT_ARRAY_PARAM(pb_override, pb_overrides, pb_override_desc);
-
-static void pb_arch_overrides(struct kunit *test)
-{
-	const struct pb_override *o = test->param_value;
-	char desc[KUNIT_PARAM_DESC_SIZE];
-
-	if (!strcmp(o->name, "contpte") && !o->arch)
-		kunit_skip(test,
-			   "CONFIG_ARM64_CONTPTE is off (it needs CONFIG_TRANSPARENT_HUGEPAGE): no contpte override is tested");
-	pb_override_desc(o, desc);
-	kunit_info(test, "%s\n", desc);
+	for (i = 0; i < ARRAY_SIZE(pb_overrides); i++)
+		kunit_log(KERN_INFO, suite, KUNIT_SUBTEST_INDENT "# %s: %s: %s\n",
+			  suite->name, pb_overrides[i].name,
+			  pb_overrides[i].arch ? "arch override" : "generic loop");
+	return 0;
 }
 
 static int pb_test_init(struct kunit *test)
@@ -832,7 +834,7 @@ static void pb_test_exit(struct kunit *test)
 
 /* The exhaustive cases (every length and offset of every kind) are slow. */
 static struct kunit_case pgtable_batch_test_cases[] = {
-	KUNIT_CASE_PARAM(pb_arch_overrides, pb_override_gen_params),
+	KUNIT_CASE(pb_contpte_fold),
 	KUNIT_CASE(pb_softleaf_offsets),
 	KUNIT_CASE_PARAM_ATTR(pb_set_softleaf_ptes, pb_leaf_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
@@ -845,6 +847,7 @@ static struct kunit_case pgtable_batch_test_cases[] = {
 
 static struct kunit_suite pgtable_batch_test_suite = {
 	.name = "pgtable_batch",
+	.suite_init = pb_suite_init,
 	.init = pb_test_init,
 	.exit = pb_test_exit,
 	.test_cases = pgtable_batch_test_cases,
