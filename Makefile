@@ -139,7 +139,7 @@ initramfs: guest-bin ## the guests' initramfs per arch
 # kunit.py as a kernel developer runs it (mm/tests/.kunitconfig), per arch.
 KUNIT_ARCHES ?= um x86_64 arm64 riscv64
 kunit: tree ## the KUnit suite run by the tree's kunit.py (KUNIT_ARCHES: um x86_64 arm64 riscv64)
-	@$(STEP) --key deps -- env BUILD=$(B) ARCHES="$(ARCHES) $(filter riscv64,$(KUNIT_ARCHES))" $(W)/deps.sh
+	@$(MAKE) -s deps ARCHES="$(sort $(ARCHES) $(filter riscv64,$(KUNIT_ARCHES)))"
 	@$(STEP) --key kunit --label "kunit.py $(KUNIT_ARCHES)" -- $(W)/kunit.sh $(TREE) $(KUNIT_ARCHES)
 
 test-harness: tree ## userspace conformance harness of the batch helpers (ASan/UBSan)

@@ -39,6 +39,7 @@
 
 #include "kselftest.h"
 #include "pgtable_batch_common.h"
+#include "vm_util.h"
 
 static unsigned long long bytes_verified, total_mismatches;
 static long pswpout_start;
@@ -489,24 +490,6 @@ static bool sd_expected(struct pb_ctx *c, size_t i)
 	return i % 3 == 0 || i % c->ppf == 1;
 }
 
-static bool soft_dirty_works(struct pb_ctx *c)
-{
-	char *p = mmap(NULL, pb_pagesize, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	uint64_t pm = 0;
-	bool ok;
-
-	if (p == MAP_FAILED)
-		return false;
-	p[0] = 1;
-	ok = !pb_clear_soft_dirty();
-	ok = ok && !pb_pagemap(c->pm, p, 1, &pm) && !(pm & PM_SOFT_DIRTY);
-	p[0] = 2;
-	ok = ok && !pb_pagemap(c->pm, p, 1, &pm) && (pm & PM_SOFT_DIRTY);
-	munmap(p, pb_pagesize);
-	return ok;
-}
-
 static enum pb_result test_soft_dirty(struct pb_ctx *c)
 {
 	uint32_t *gen;
@@ -515,7 +498,7 @@ static enum pb_result test_soft_dirty(struct pb_ctx *c)
 	uint64_t *pm;
 	char *p;
 
-	if (!soft_dirty_works(c))
+	if (!softdirty_supported())
 		return PB_SKIP;
 	p = pb_region(c);
 	gen = pb_gens(c);

@@ -38,31 +38,13 @@
 
 #include "kselftest.h"
 #include "pgtable_batch_common.h"
+#include "vm_util.h"
 
 #define PM_PFN_MASK	(BIT_ULL(55) - 1)
-#define KPF_SWAPBACKED	14
-#define KPF_THP		22
+#define KPF_SWAPBACKED	BIT_ULL(14)
 
 static int pm_fd, kpf_fd;
 static size_t nfolios = 16;
-
-static bool soft_dirty_works(void)
-{
-	char *p = mmap(NULL, pb_pagesize, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	uint64_t pm = 0;
-	bool ok;
-
-	if (p == MAP_FAILED)
-		return false;
-	p[0] = 1;
-	ok = !pb_clear_soft_dirty();
-	ok = ok && !pb_pagemap(pm_fd, p, 1, &pm) && !(pm & PM_SOFT_DIRTY);
-	p[0] = 2;
-	ok = ok && !pb_pagemap(pm_fd, p, 1, &pm) && (pm & PM_SOFT_DIRTY);
-	munmap(p, pb_pagesize);
-	return ok;
-}
 
 static uint64_t kpageflags_of(uint64_t pfn)
 {
@@ -88,7 +70,7 @@ static bool mapped_whole(const uint64_t *pm, size_t ppf)
 	for (i = 0; i < ppf; i++) {
 		if (!(pm[i] & PM_PRESENT) || (pm[i] & PM_PFN_MASK) != pfn + i)
 			return false;
-		if (ppf > 1 && !(kpageflags_of(pfn + i) & BIT_ULL(KPF_THP)))
+		if (ppf > 1 && !(kpageflags_of(pfn + i) & KPF_THP))
 			return false;
 	}
 	return true;
@@ -204,7 +186,7 @@ static void test_lazyfree(int kb)
 
 		if (mapped_whole(fp, ppf))
 			lazy[f] = !(kpageflags_of(fp[0] & PM_PFN_MASK) &
-				    BIT_ULL(KPF_SWAPBACKED));
+				    KPF_SWAPBACKED);
 	}
 
 	if (madvise(p, len, MADV_PAGEOUT))
@@ -218,7 +200,7 @@ static void test_lazyfree(int kb)
 		/* try_to_unmap_one() restored the PTEs: swap-backed again. */
 		if (lazy[f] && mapped_whole(fp, ppf) &&
 		    (kpageflags_of(fp[0] & PM_PFN_MASK) &
-		     BIT_ULL(KPF_SWAPBACKED)))
+		     KPF_SWAPBACKED))
 			reached++;
 	}
 	if (kb > 4 && pb_mthp_stat(kb, "split") != split0)
@@ -265,7 +247,7 @@ int main(int argc, char **argv)
 	kpf_fd = open("/proc/kpageflags", O_RDONLY);
 	if (pm_fd < 0 || kpf_fd < 0)
 		ksft_exit_skip("pagemap or kpageflags: %s\n", strerror(errno));
-	if (!soft_dirty_works())
+	if (!softdirty_supported())
 		ksft_exit_skip("soft-dirty is not supported\n");
 	if (!pb_swap_dev())
 		ksft_exit_skip("no swap: reclaim does not run on anonymous memory\n");
