@@ -360,11 +360,10 @@ int pb_swapon(const char *dev)
 
 void pb_lru_drain_all(void)
 {
-	static bool quiet;
-
-	/* 4 once: no "drop_caches" line in the kernel log for every call. */
-	if (!quiet)
-		quiet = !pb_write_str("/proc/sys/vm/drop_caches", "4");
+	/*
+	 * Any write of 1 drains the LRU caches of every CPU.  Not 4, which
+	 * would keep drop_caches quiet in the kernel log until the next boot.
+	 */
 	pb_write_str("/proc/sys/vm/drop_caches", "1");
 }
 

@@ -804,7 +804,7 @@ int main(int argc, char **argv)
 	int sizes[PB_MAX_SIZES + 1], nsizes, req[PB_MAX_SIZES], nreq = 0;
 	int nall, opt, i;
 	size_t t;
-	bool have_swap;
+	bool have_swap, enough_swap;
 
 	pb_init();
 	while ((opt = getopt(argc, argv, "t:s:m:r:")) != -1) {
@@ -840,6 +840,8 @@ int main(int argc, char **argv)
 		i += want[t] * nsizes;
 	ksft_set_plan(i);
 	have_swap = pb_meminfo("SwapTotal") > 0;
+	/* Every case but smallswap expects the whole region to fit. */
+	enough_swap = pb_meminfo("SwapFree") >= (long)region_mib * 1024;
 	ksft_print_msg("page size %zu, mTHP sizes offered: %d, swap %ld kB\n",
 		       pb_pagesize, nall, pb_meminfo("SwapTotal"));
 
@@ -862,6 +864,11 @@ int main(int argc, char **argv)
 				continue;
 			if (!have_swap) {
 				ksft_test_result_skip("%s %dkB: no swap\n",
+						      tests[t].name, kb);
+				continue;
+			}
+			if (!enough_swap && tests[t].fn != test_smallswap) {
+				ksft_test_result_skip("%s %dkB: free swap < region\n",
 						      tests[t].name, kb);
 				continue;
 			}
