@@ -137,9 +137,14 @@ def tlbcount_limit_applies(t):
             (64 <= size <= 1024 or (size == 2048 and t.get("bench") == "migrate")))
 
 
-# Flushes per folio above this are more than one: other kernel work on
-# the CPUs issues a few DSB ISHST of its own (0.03 per 64K folio measured).
-ARM64_FLUSHES_PER_FOLIO = 1.25
+# Flushes per folio above this are more than one.  The counts carry a few
+# flushes that are not the folio's own: on arm64 other kernel work issues
+# DSB ISHST of its own (0.03 per 64K folio measured); on x86_64, once the
+# task has run on the other CPU, reclaim defers some flushes to its batch
+# and adds the batch's flushes (4100 traced flushes for 4096 64K folios,
+# 0.02 IPI rounds and 0.03 CR3 writes per folio, in a CI run).  The per-PTE
+# unmap flushes once per page: at least two per folio where this is judged.
+FLUSHES_PER_FOLIO = 1.25
 
 
 def check_tlbcount(t, arch):
@@ -161,7 +166,7 @@ def check_tlbcount(t, arch):
         flags.append("%d TLBI by address for %d pages, want at most one per page"
                      % (va, pages))
     starts = ins.get("dsb_ishst", 0)
-    if starts > ARM64_FLUSHES_PER_FOLIO * folios:
+    if starts > FLUSHES_PER_FOLIO * folios:
         flags.append("%d DSB ISHST (flushes) for %d folios, want at most one "
                      "flush per folio" % (starts, folios))
     unfolds = ins.get("fn___contpte_try_unfold", 0)
@@ -178,7 +183,8 @@ def check_tlb(t, arch=None):
     The untimed MADV_PAGEOUT run traced with tlb:tlb_flush: the batched
     unmap of a large folio flushes its range at most once (reclaim may
     defer it and flush several folios at once), the per-PTE unmap once per
-    page.  So at most one flush per folio proves the batched path ran.
+    page.  So at most one flush per folio, give or take the few flushes
+    FLUSHES_PER_FOLIO allows for, proves the batched path ran.
     """
     flags = check_tlbcount(t, arch)
     if not trace_checked(t):
@@ -188,7 +194,7 @@ def check_tlb(t, arch=None):
         flags.append("events_lost=%d: the trace missed flushes" % t["events_lost"])
     if not t.get("events_written"):
         flags.append("no tlb:tlb_flush event traced")
-    elif folios and flushes is not None and flushes > folios:
+    elif folios and flushes is not None and flushes > FLUSHES_PER_FOLIO * folios:
         flags.append("%d TLB flushes for %d folios, want at most one per folio "
                      "(the batched unmap; the per-PTE unmap flushes every page)"
                      % (flushes, folios))
