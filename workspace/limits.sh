@@ -35,6 +35,11 @@ PB_LIMIT_SWAPOFF=120
 # One make coccicheck of make test-cocci's finder case (mm/kasan/, all
 # CPUs): seconds; the whole step took 0:09 in the cold run of the gate.
 PB_LIMIT_COCCICHECK=600
+# One input's validation by running it (tools/testing/coccinelle/
+# validate.py: the harness objects when missing, two programs per
+# architecture, their runs): seconds; the slowest input (markers.c, 1000
+# cases for one of its functions) took 6 s, the harness objects 4 s.
+PB_LIMIT_COCCI_VALIDATE=120
 # The probe boot that decides whether an x86_64 guest may use KVM: under
 # KVM a guest boots in seconds, so a probe that has not finished in 30 s
 # means KVM hangs here (it does on this machine kind) and TCG is used.

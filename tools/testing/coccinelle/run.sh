@@ -14,7 +14,12 @@
 # "make coccicheck" at its default J (spatch --jobs), in report and org
 # mode, over mm/kasan/; <name>/coccicheck-<mode>.res is the expected
 # output, with the tree's path removed.  Reports come in no set order, so
-# they are compared sorted.
+# they are compared sorted.  And every conversion a patch-mode script makes
+# of an input is run (validate.py): each changed function, before and
+# after, against the userspace harness's PTE model of TREE, on generated
+# page tables and arguments; a case "validate <name>/<input>" fails when
+# any run inside the original's contract ends differently.  The harness
+# objects are kept in $VALIDATE_OBJ (default build/cocci-validate).
 #
 # Usage: [TREE=dir] run.sh [name...]
 
@@ -37,8 +42,9 @@ fi
 passed=0
 failed=0
 
+# Every input directory named after a script (validate/ is validate.py's).
 if [ $# -eq 0 ]; then
-	set -- $(cd "$here" && ls -d */ | tr -d /)
+	set -- $(cd "$here" && ls -d */ | tr -d / | grep -vx validate)
 fi
 
 # verdict CASE RC TOOL EXPECTED OUT NOTE: count and print one case's result.
@@ -57,6 +63,28 @@ verdict() {
 		failed=$((failed + 1))
 	fi
 }
+
+# validate CASE INPUT OUTPUT: run the conversions of INPUT into OUTPUT.
+validate() {
+	local case=$1 input=$2 out=$3
+	timeout "$PB_LIMIT_COCCI_VALIDATE" "$here/validate.py" \
+		--ksrc "$TREE" --objdir "$objdir" --work "$tmp/v" \
+		--label "$case" "$input" "$out" > "$tmp/vlog" 2>&1
+	local rc=$?
+	if [ $rc -eq 0 ]; then
+		echo "ok   validate $case ($(sed -n 's/^summary: //p' "$tmp/vlog"))"
+		passed=$((passed + 1))
+	else
+		echo "FAIL validate $case (exit $rc)"
+		grep -v -e '^ok ' -e '^summary: ' "$tmp/vlog" | sed 's/^/    /'
+		failed=$((failed + 1))
+	fi
+}
+
+if [ -n "${TREE:-}" ]; then
+	TREE=$(cd "$TREE" && pwd)
+	objdir=${VALIDATE_OBJ:-$top/build/cocci-validate}
+fi
 
 for name in "$@"; do
 	cocci=$(find "$top/scripts/coccinelle" -name "$name.cocci" | head -1)
@@ -98,6 +126,9 @@ for name in "$@"; do
 			rc=${PIPESTATUS[0]}
 		fi
 		verdict "$case" $rc spatch "$expected" "$out" ""
+		if [ $mode = patch ] && [ -n "${TREE:-}" ] && [ $rc -eq 0 ]; then
+			validate "$case" "$input" "$out"
+		fi
 	done
 done
 
@@ -119,8 +150,33 @@ coccicheck() {	# name mode dir
 		" (make coccicheck M=$dir, $(nproc) CPUs)"
 }
 
+# The validation's own test: conversions known to be wrong (the scripts
+# made them before their checks were hardened), each of which it must
+# catch.  validate/wrong/<input>.c and <input>.wrong.
+caught() {
+	local input=$1 case=validate/wrong/$(basename "$1" .c)
+	timeout "$PB_LIMIT_COCCI_VALIDATE" "$here/validate.py" \
+		--ksrc "$TREE" --objdir "$objdir" --work "$tmp/v" \
+		--label "$case" "$input" "${input%.c}.wrong" > "$tmp/vlog" 2>&1
+	local rc=$?
+	if [ $rc -eq 1 ]; then
+		echo "ok   $case: caught ($(grep -m1 '^FAIL' "$tmp/vlog" |
+			sed 's/^FAIL [^:]*: //; s/; case.*//'))"
+		passed=$((passed + 1))
+	else
+		echo "FAIL $case: the wrong conversion is not caught (exit $rc)"
+		sed 's/^/    /' "$tmp/vlog"
+		failed=$((failed + 1))
+	fi
+}
+
 if [ -n "${TREE:-}" ]; then
-	TREE=$(cd "$TREE" && pwd)
+	for input in "$here"/validate/wrong/*.c; do
+		caught "$input"
+	done
+fi
+
+if [ -n "${TREE:-}" ]; then
 	for mode in report org; do
 		coccicheck pte_batch_find $mode mm/kasan/
 	done

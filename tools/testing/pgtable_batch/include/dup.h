@@ -16,6 +16,8 @@ struct mm_struct {
 };
 
 struct vm_area_struct {
+	unsigned long vm_start;
+	unsigned long vm_end;
 	struct mm_struct *vm_mm;
 	vm_flags_t vm_flags;
 };
