@@ -126,7 +126,7 @@ for name in "$@"; do
 			rc=${PIPESTATUS[0]}
 		fi
 		verdict "$case" $rc spatch "$expected" "$out" ""
-		if [ $mode = patch ] && [ -n "${TREE:-}" ] && [ $rc -eq 0 ]; then
+		if [ $mode = patch ] && [ -n "${TREE:-}" ] && [ "$rc" -eq 0 ]; then
 			validate "$case" "$input" "$out"
 		fi
 	done
@@ -154,11 +154,12 @@ coccicheck() {	# name mode dir
 # made them before their checks were hardened), each of which it must
 # catch.  validate/wrong/<input>.c and <input>.wrong.
 caught() {
-	local input=$1 case=validate/wrong/$(basename "$1" .c)
+	local input=$1 case rc
+	case=validate/wrong/$(basename "$1" .c)
 	timeout "$PB_LIMIT_COCCI_VALIDATE" "$here/validate.py" \
 		--ksrc "$TREE" --objdir "$objdir" --work "$tmp/v" \
 		--label "$case" "$input" "${input%.c}.wrong" > "$tmp/vlog" 2>&1
-	local rc=$?
+	rc=$?
 	if [ $rc -eq 1 ]; then
 		echo "ok   $case: caught ($(grep -m1 '^FAIL' "$tmp/vlog" |
 			sed 's/^FAIL [^:]*: //; s/; case.*//'))"
