@@ -19,14 +19,23 @@
 //# not an automatic local of the function (or a parameter) whose address
 //# is never taken: no declaration of the name in the function static or
 //# extern, every use of it in the function a local (no global of the
-//# same name used elsewhere in it), the address an unsigned long; whose
-//# mm or full argument has a side effect, a call, a read through a
-//# pointer or index, or reads the count, the pointer or the address; or
-//# whose count, pointer or address a macro of the file names, or is
-//# passed to a macro-like call (an upper-case name other than the
-//# WARN_ON/BUG_ON family, or a function-like macro of the file): a macro
-//# may read it after the loop or take its address where the script cannot
-//# see.  Function-like macros of headers with lower-case names are taken
+//# same name used elsewhere in it), the address an unsigned long, the
+//# pointer a pte_t * (a void * steps one byte), the count an int or long
+//# at least (an 8-bit count of a 256-PTE batch is 0); whose mm or full
+//# argument has a side effect, a call, a read through a pointer or index
+//# other than a field through a pointer to a struct (tlb->fullmm, never a
+//# field of a PTE), reads the count, the pointer or the address, or names
+//# anything but parameters and automatic locals that the function never
+//# writes, none volatile; or whose count, pointer or address a macro
+//# names, or is passed to a macro-like call (an upper-case name other
+//# than the WARN_ON/BUG_ON family, or a function-like macro of the file):
+//# a macro may read it after the loop or take its address where the
+//# script cannot see.  The macros are those of the file and of the local
+//# headers it includes ("...", read as the preprocessor reads them: lines
+//# spliced, comments as one space, pasted tokens joined, the parameters
+//# left out); a function that uses a macro which pastes its arguments
+//# (##), or a file whose local header cannot be read, is not converted.
+//# Function-like macros of system headers with lower-case names are taken
 //# to use their arguments as functions do.
 //
 // Confidence: High
@@ -42,6 +51,7 @@ virtual report
 
 @initialize:python@
 @@
+import os
 import re
 
 bad = set()
@@ -51,7 +61,10 @@ hidden = set()		# (file, function, name): static, extern or address taken
 uses = {}		# (file, function, name) -> positions of its uses
 local_uses = set()	# positions of uses that name an automatic local
 macro_args = {}		# (file, function) -> names passed to macro-like calls
-file_macros = {}	# file -> (function-like macro names, names in bodies)
+file_macros = {}	# file -> what its macros can name (see macros())
+pasted = set()		# (file, function): uses a macro that pastes tokens
+written = set()		# (file, function, name): assigned, incremented...
+declared_at = set()	# positions of the names of declarations
 
 def key(p):
 	return (p[0].file, int(p[0].line), int(p[0].column))
@@ -66,22 +79,65 @@ def declare(p, x, t):
 def idents(e):
 	return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", e))
 
+def directives(path):
+	# The #define and #include directives of the file at path as the
+	# preprocessor reads them: lines spliced, every comment one space (a
+	# directive goes on after a comment that spans lines); None if the
+	# file cannot be read.
+	try:
+		text = open(path, errors="replace").read()
+	except OSError:
+		return None
+	text = text.replace("\\\n", "")
+	# String and character literals stay.  (spatch reads quotes and
+	# two slashes in a script as C would: chr() builds them.)
+	q, a, b, sl = chr(34), chr(39), chr(92) * 2, chr(47)
+	lit = "%s(?:%s.|[^%s%s\\n])*%s"
+	text = re.sub("|".join([lit % (q, b, q, b, q), lit % (a, b, a, b, a),
+				r"/\*.*?\*/", sl + sl + r"[^\n]*"]),
+		      lambda m: m.group(0) if m.group(0)[0] in (q, a) else " ",
+		      text, flags=re.S)
+	return re.findall(r"^[ \t]*#[ \t]*(define|include)[ \t]+(.*)$", text,
+			  re.M)
+
 def macros(f):
-	# The function-like macros #defined in file f, and every identifier
-	# in the bodies of its macros.
+	# What the macros of file f and of the local headers it includes
+	# ("...", next to the file that includes them) can name: the
+	# function-like macros, the identifiers of every body (pasted tokens
+	# joined, parameters left out), the function-like macros that paste
+	# (a use may expand to any name), and whether a local header could
+	# not be read (then any macro may name anything).
 	if f not in file_macros:
-		fns, body = set(), set()
-		try:
-			text = open(f, errors="replace").read()
-		except OSError:
-			text = ""
-		text = re.sub(r"\\\n", " ", text)
-		for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\()?(.*)$",
-				     text, re.M):
-			if m.group(2):
-				fns.add(m.group(1))
-			body |= idents(m.group(3))
-		file_macros[f] = (fns, body)
+		fns, body, pasting, opaque = set(), set(), set(), False
+		todo, seen = [f], set()
+		while todo:
+			path = todo.pop()
+			if path in seen:
+				continue
+			seen.add(path)
+			found = directives(path)
+			if found is None:
+				opaque = True
+				continue
+			for kind, rest in found:
+				if kind == "include":
+					m = re.match(r'"([^"]+)"', rest.strip())
+					if m:
+						todo.append(os.path.join(os.path.dirname(path),
+									 m.group(1)))
+					continue
+				m = re.match(r"(\w+)(\(([^)]*)\))?(.*)", rest)
+				if not m:
+					continue
+				params = set()
+				if m.group(2) is not None:
+					fns.add(m.group(1))
+					params = set(x.strip() for x in m.group(3).split(","))
+					if "##" in m.group(4):
+						pasting.add(m.group(1))
+				b = re.sub(r"\s*##\s*", "", m.group(4))
+				body |= set(re.findall(r"[A-Za-z_]\w*", b)) - params
+		file_macros[f] = (fns, body, pasting, opaque)
 	return file_macros[f]
 
 # Assertions: they only read their arguments, or do not evaluate them.
@@ -95,18 +151,40 @@ plain_macros = frozenset(["BUG_ON", "WARN_ON", "WARN_ON_ONCE", "VM_BUG_ON",
 def macro_like(p, f):
 	if f in plain_macros:
 		return False
+	if f in macros(p[0].file)[2]:
+		pasted.add(fkey(p))
 	return re.fullmatch(r"[A-Z][A-Z0-9_]*", f) or f in macros(p[0].file)[0]
 
-def local(p, x):
+def local(p, x, unseen=True):
 	# A parameter or an automatic local of the function of the loop,
 	# whose address is never taken, and that every use of the name in the
 	# function names (not a global in another block): nothing outside the
-	# function sees it, and it is not a macro.
+	# function sees it.  A volatile object may change between two reads:
+	# none is local.  With unseen (the iterators and the values the loop
+	# builds, which must not be read after it): no macro of the file or of
+	# its local headers can name it, none that pastes tokens is used in
+	# the function, and it is not passed to a macro-like call.
 	k = fkey(p) + (x,)
-	return (x in names.get(fkey(p), {}) and k not in hidden and
-		uses.get(k, set()) <= local_uses and
-		x not in macros(p[0].file)[1] and
+	if (x not in names.get(fkey(p), {}) or k in hidden or
+	    any("volatile" in t for t in names[fkey(p)][x]) or
+	    not uses.get(k, set()) <= local_uses):
+		return False
+	if not unseen:
+		return True
+	fns, body, pasting, opaque = macros(p[0].file)
+	return (x not in body and not opaque and fkey(p) not in pasted and
 		x not in macro_args.get(fkey(p), set()))
+
+def fixed(p, x):
+	# A local that the function never writes (the mm, full).
+	return local(p, x, False) and fkey(p) + (x,) not in written
+
+def struct_pointer(p, x):
+	# Every declaration of the name is a pointer to a struct: a field
+	# read through it cannot read a PTE.
+	t = names.get(fkey(p), {}).get(x, set())
+	return bool(t) and all(re.fullmatch(r"(const )?struct \w+ \*", u)
+			       for u in t)
 
 def typed(p, x, types):
 	# Every declaration of the name has one of these types.
@@ -115,19 +193,37 @@ def typed(p, x, types):
 
 ulong = frozenset(["unsigned long", "unsigned long int"])
 
+# A PTE pointer steps one PTE per ++: not a void * or char *.
+pte_pointer = frozenset(["pte_t *"])
+
+# Counts of a width the helper's unsigned int nr takes whole (an 8-bit
+# count of 0 runs the loop 256 times, the helper 2^32).
+int_types = frozenset(["int", "signed int", "signed", "unsigned int",
+		       "unsigned", "long", "long int", "signed long",
+		       "unsigned long", "unsigned long int"])
+
 tokre = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9][A-Za-z0-9_]*|->|\+\+|--|"
 		   r"&&|\|\||<<=|>>=|<<|>>|[-+*/%&|^=!<>]=|\S")
 pure_ops = frozenset(["(", ")", "!", "~", "&&", "||", "==", "!=", "<", ">",
 		      "<=", ">=", "|", "^", "+", "-", "<<", ">>", "/", "%",
 		      "->", "."])
 
-def invariant(e, it):
-	# No side effect, no call, no read through a pointer or an index,
-	# and none of the iterators: the same value on every iteration.
+def invariant(p, e, it):
+	# No side effect, no call, no read through a pointer or an index but
+	# a field through a pointer to a struct, none of the iterators, and
+	# every name a local that the function never writes: the same value
+	# on every iteration.
 	toks = tokre.findall(e)
 	for j, t in enumerate(toks):
 		if re.match(r"[A-Za-z_]", t):
+			if j > 0 and toks[j - 1] in ("->", "."):
+				continue
 			if t in it or (j + 1 < len(toks) and toks[j + 1] == "("):
+				return False
+			if not fixed(p, t):
+				return False
+			if (j + 1 < len(toks) and toks[j + 1] in ("->", ".") and
+			    not struct_pointer(p, t)):
 				return False
 		elif not re.match(r"[0-9]", t) and t not in pure_ops:
 			return False
@@ -174,6 +270,7 @@ T << decl.T;
 @@
 
 declare(p, x, T)
+declared_at.add(key(p))
 
 @hid@
 identifier x;
@@ -239,6 +336,26 @@ es << mcall.es;
 if macro_like(p, f):
 	macro_args.setdefault(fkey(p), set()).update(idents(str(es)))
 
+// Names the function writes.
+
+@wr@
+identifier x;
+expression E;
+position p;
+@@
+
+\(x@p = E\|x@p += E\|x@p -= E\|x@p *= E\|x@p /= E\|x@p %= E\|x@p &= E\|
+  x@p |= E\|x@p ^= E\|x@p <<= E\|x@p >>= E\|x@p++\|x@p--\|++x@p\|--x@p\)
+
+@script:python@
+p << wr.p;
+x << wr.x;
+@@
+
+# A declaration's initializer matches x = E too: it is not a write.
+if key(p) not in declared_at:
+	written.add(fkey(p) + (x,))
+
 //----------------------------------------------------------
 //  The loops
 //----------------------------------------------------------
@@ -281,7 +398,8 @@ mm << r.mm;
 
 it = {nr, ptep, addr}
 if (all(local(p, x) for x in it) and typed(p, addr, ulong) and
-    invariant(mm, it)):
+    typed(p, ptep, pte_pointer) and typed(p, nr, int_types) and
+    invariant(p, mm, it)):
 	found.add(key(p))
 
 @script:python@
@@ -292,7 +410,7 @@ addr << r.addr;
 full << r.full;
 @@
 
-if not invariant(full, {nr, ptep, addr}):
+if not invariant(p, full, {nr, ptep, addr}):
 	bad.add(key(p))
 
 // The batch must cover the loop on every path, not just on one: no path

@@ -25,9 +25,12 @@
 //#   not depend on the loop;
 //# - what is hoisted out of the loop (the mm, the marker, P, the
 //#   conditions) reads only parameters and automatic locals of the
-//#   function that the loop does not change, or PTE_MARKER_* constants:
-//#   no call, no side effect, no macro, and no read through a pointer in
-//#   a condition, so nothing can depend on the table being written;
+//#   function that the loop does not change, none volatile, or
+//#   PTE_MARKER_* constants: no call, no side effect, no macro, and no
+//#   read through a pointer in a condition, so nothing can depend on the
+//#   table being written; the mm's names are never written in the
+//#   function, and a field of it is read through a pointer to a struct
+//#   only (vma->vm_mm, never a field of a PTE);
 //# - every path through the body builds the value afresh;
 //# - the iterators and the values built in the body are parameters or
 //#   automatic locals whose address is never taken, and none of them is
@@ -35,14 +38,24 @@
 //#   declaration of it in the function is static or extern, and every use
 //#   of it in the function names a local (no global of the same name used
 //#   elsewhere in it, no second definition of the function under another
-//#   #ifdef branch); the address is an unsigned long, the index of a
-//#   counted loop an int or long at least, in every declaration;
-//# - no macro defined in the file names an iterator or a built value, and
-//#   none is passed to a macro-like call (an upper-case name other than
-//#   the WARN_ON/BUG_ON family, or a function-like macro of the file)
-//#   anywhere in the function: a macro may take its address or read it
-//#   where the script cannot see.  Function-like macros of headers with
-//#   lower-case names are taken to use their arguments as functions do.
+//#   #ifdef branch); the address is an unsigned long, the PTE pointer a
+//#   pte_t * (a void * steps one byte), the index of a counted loop and
+//#   the count of a for (;;) loop an int or long at least (an 8-bit count
+//#   of 0 runs the loop 256 times), in every declaration;
+//# - a for (;;) loop inside another loop runs again from where it
+//#   stopped: its pointer, address and count must each be declared once
+//#   in the function, with a value, inside every loop around it;
+//# - no macro names an iterator or a built value, and none is passed to a
+//#   macro-like call (an upper-case name other than the WARN_ON/BUG_ON
+//#   family, or a function-like macro of the file) anywhere in the
+//#   function: a macro may take its address or read it where the script
+//#   cannot see.  The macros are those of the file and of the local
+//#   headers it includes ("...", read as the preprocessor reads them:
+//#   lines spliced, comments as one space, pasted tokens joined, the
+//#   parameters left out); a function that uses a macro which pastes its
+//#   arguments (##), or a file whose local header cannot be read, is not
+//#   converted.  Function-like macros of system headers with lower-case
+//#   names are taken to use their arguments as functions do.
 //# A loop writing the same swap entry into every PTE is not converted:
 //# set_softleaf_ptes() would advance its offset.  The VM_WARN_ON() of
 //# pte_none() goes away with the loop: set_softleaf_ptes() makes the same
@@ -61,6 +74,7 @@ virtual report
 
 @initialize:python@
 @@
+import os
 import re
 
 # Build an entry whose offset is the pfn given as the only argument.
@@ -96,7 +110,13 @@ hidden = set()		# (file, function, name): static, extern or address taken
 uses = {}		# (file, function, name) -> positions of its uses
 local_uses = set()	# positions of uses that name an automatic local
 macro_args = {}		# (file, function) -> names passed to macro-like calls
-file_macros = {}	# file -> (function-like macro names, names in bodies)
+file_macros = {}	# file -> what its macros can name (see macros())
+pasted = set()		# (file, function): uses a macro that pastes tokens
+written = set()		# (file, function, name): assigned, incremented...
+declared_at = set()	# positions of the names of declarations
+decls = {}		# (file, function, name) -> declarations and parameters
+enclosing = {}		# loop -> the loops around it
+inited = {}		# (loop, name) -> the loops around it that declare it
 
 def key(p):
 	return (p[0].file, int(p[0].line), int(p[0].column))
@@ -110,26 +130,70 @@ def reject(p):
 def declare(p, x, t):
 	# Blocks may declare the same name: every declaration is kept.
 	names.setdefault(fkey(p), {}).setdefault(x, set()).add(" ".join(t.split()))
+	decls[fkey(p) + (x,)] = decls.get(fkey(p) + (x,), 0) + 1
 
 def hide(p, x):
 	hidden.add(fkey(p) + (x,))
 
+def directives(path):
+	# The #define and #include directives of the file at path as the
+	# preprocessor reads them: lines spliced, every comment one space (a
+	# directive goes on after a comment that spans lines); None if the
+	# file cannot be read.
+	try:
+		text = open(path, errors="replace").read()
+	except OSError:
+		return None
+	text = text.replace("\\\n", "")
+	# String and character literals stay.  (spatch reads quotes and
+	# two slashes in a script as C would: chr() builds them.)
+	q, a, b, sl = chr(34), chr(39), chr(92) * 2, chr(47)
+	lit = "%s(?:%s.|[^%s%s\\n])*%s"
+	text = re.sub("|".join([lit % (q, b, q, b, q), lit % (a, b, a, b, a),
+				r"/\*.*?\*/", sl + sl + r"[^\n]*"]),
+		      lambda m: m.group(0) if m.group(0)[0] in (q, a) else " ",
+		      text, flags=re.S)
+	return re.findall(r"^[ \t]*#[ \t]*(define|include)[ \t]+(.*)$", text,
+			  re.M)
+
 def macros(f):
-	# The function-like macros #defined in file f, and every identifier
-	# in the bodies of its macros.
+	# What the macros of file f and of the local headers it includes
+	# ("...", next to the file that includes them) can name: the
+	# function-like macros, the identifiers of every body (pasted tokens
+	# joined, parameters left out), the function-like macros that paste
+	# (a use may expand to any name), and whether a local header could
+	# not be read (then any macro may name anything).
 	if f not in file_macros:
-		fns, body = set(), set()
-		try:
-			text = open(f, errors="replace").read()
-		except OSError:
-			text = ""
-		text = re.sub(r"\\\n", " ", text)
-		for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\()?(.*)$",
-				     text, re.M):
-			if m.group(2):
-				fns.add(m.group(1))
-			body |= set(re.findall(r"[A-Za-z_]\w*", m.group(3)))
-		file_macros[f] = (fns, body)
+		fns, body, pasting, opaque = set(), set(), set(), False
+		todo, seen = [f], set()
+		while todo:
+			path = todo.pop()
+			if path in seen:
+				continue
+			seen.add(path)
+			found = directives(path)
+			if found is None:
+				opaque = True
+				continue
+			for kind, rest in found:
+				if kind == "include":
+					m = re.match(r'"([^"]+)"', rest.strip())
+					if m:
+						todo.append(os.path.join(os.path.dirname(path),
+									 m.group(1)))
+					continue
+				m = re.match(r"(\w+)(\(([^)]*)\))?(.*)", rest)
+				if not m:
+					continue
+				params = set()
+				if m.group(2) is not None:
+					fns.add(m.group(1))
+					params = set(x.strip() for x in m.group(3).split(","))
+					if "##" in m.group(4):
+						pasting.add(m.group(1))
+				b = re.sub(r"\s*##\s*", "", m.group(4))
+				body |= set(re.findall(r"[A-Za-z_]\w*", b)) - params
+		file_macros[f] = (fns, body, pasting, opaque)
 	return file_macros[f]
 
 # Assertions: they only read their arguments, or do not evaluate them.
@@ -143,18 +207,40 @@ plain_macros = frozenset(["BUG_ON", "WARN_ON", "WARN_ON_ONCE", "VM_BUG_ON",
 def macro_like(p, f):
 	if f in plain_macros:
 		return False
+	if f in macros(p[0].file)[2]:
+		pasted.add(fkey(p))
 	return re.fullmatch(r"[A-Z][A-Z0-9_]*", f) or f in macros(p[0].file)[0]
 
-def local(p, x):
+def local(p, x, unseen=True):
 	# A parameter or an automatic local of the function of the loop,
 	# whose address is never taken, and that every use of the name in the
 	# function names (not a global in another block): nothing outside the
-	# function sees it, and it is not a macro.
+	# function sees it.  A volatile object may change between two reads:
+	# none is local.  With unseen (the iterators and the values the loop
+	# builds, which must not be read after it): no macro of the file or of
+	# its local headers can name it, none that pastes tokens is used in
+	# the function, and it is not passed to a macro-like call.
 	k = fkey(p) + (x,)
-	return (x in names.get(fkey(p), {}) and k not in hidden and
-		uses.get(k, set()) <= local_uses and
-		x not in macros(p[0].file)[1] and
+	if (x not in names.get(fkey(p), {}) or k in hidden or
+	    any("volatile" in t for t in names[fkey(p)][x]) or
+	    not uses.get(k, set()) <= local_uses):
+		return False
+	if not unseen:
+		return True
+	fns, body, pasting, opaque = macros(p[0].file)
+	return (x not in body and not opaque and fkey(p) not in pasted and
 		x not in macro_args.get(fkey(p), set()))
+
+def fixed(p, x):
+	# A local that the function never writes (the mm).
+	return local(p, x, False) and fkey(p) + (x,) not in written
+
+def struct_pointer(p, x):
+	# Every declaration of the name is a pointer to a struct: a field
+	# read through it cannot read a PTE.
+	t = names.get(fkey(p), {}).get(x, set())
+	return bool(t) and all(re.fullmatch(r"(const )?struct \w+ \*", u)
+			       for u in t)
 
 int_types = frozenset(["int", "signed int", "signed", "unsigned int",
 		       "unsigned", "long", "long int", "signed long",
@@ -162,6 +248,9 @@ int_types = frozenset(["int", "signed int", "signed", "unsigned int",
 		       "unsigned long long", "size_t", "ssize_t"])
 
 ulong = frozenset(["unsigned long", "unsigned long int"])
+
+# A PTE pointer steps one PTE per ++: not a void * or char *.
+pte_pointer = frozenset(["pte_t *"])
 
 def typed(p, x, types):
 	# Every declaration of the name has one of these types.
@@ -208,7 +297,8 @@ def invariant(p, toks, bound, consts=frozenset(), fields=False,
 	# True when the expression reads only parameters and locals of the
 	# function that the loop does not change (and, with consts, those
 	# constants), with no call, no side effect and no memory read
-	# except, with fields, a field through such a name (e.g. vma->vm_mm).
+	# except, with fields (the mm), a field through a pointer to a struct
+	# (e.g. vma->vm_mm), every name one the function never writes.
 	for j, t in enumerate(toks):
 		if ident.match(t):
 			if t in keywords:
@@ -219,7 +309,13 @@ def invariant(p, toks, bound, consts=frozenset(), fields=False,
 				continue
 			if t in consts:
 				continue
-			if t in bound or not local(p, t):
+			if t in bound or not local(p, t, False):
+				return False
+			if fields and not fixed(p, t):
+				return False
+			if (fields and j + 1 < len(toks) and
+			    toks[j + 1] in ("->", ".") and
+			    not struct_pointer(p, t)):
 				return False
 			if scalars and not scalar(p, t):
 				return False
@@ -321,7 +417,8 @@ class Body:
 			raise Reject()
 		self.ptep = rest[2]
 		if (not ident.match(self.ptep) or self.ptep in self.bound or
-		    not local(self.p, self.ptep)):
+		    not local(self.p, self.ptep) or
+		    not typed(self.p, self.ptep, pte_pointer)):
 			raise Reject()
 		value = rest[6:-2]
 		if not invariant(self.p, mm, self.bound | {self.ptep},
@@ -402,6 +499,7 @@ T << decl.T;
 @@
 
 declare(p, x, T)
+declared_at.add(key(p))
 
 @hid@
 identifier x;
@@ -467,6 +565,26 @@ es << mcall.es;
 if macro_like(p, f):
 	macro_args.setdefault(fkey(p), set()).update(idents(str(es)))
 
+// Names the function writes.
+
+@wr@
+identifier x;
+expression E;
+position p;
+@@
+
+\(x@p = E\|x@p += E\|x@p -= E\|x@p *= E\|x@p /= E\|x@p %= E\|x@p &= E\|
+  x@p |= E\|x@p ^= E\|x@p <<= E\|x@p >>= E\|x@p++\|x@p--\|++x@p\|--x@p\)
+
+@script:python@
+p << wr.p;
+x << wr.x;
+@@
+
+# A declaration's initializer matches x = E too: it is not a write.
+if key(p) not in declared_at:
+	written.add(fkey(p) + (x,))
+
 //----------------------------------------------------------
 //  Loops writing a constant marker
 //----------------------------------------------------------
@@ -508,6 +626,7 @@ M << mloop.M;
 # depend on the loop nor have side effects.
 it = {ptep, addr, nr}
 if (not all(local(p, x) for x in it) or not typed(p, addr, ulong) or
+    not typed(p, ptep, pte_pointer) or not typed(p, nr, int_types) or
     not invariant(p, tokens(mm), it, fields=True) or
     not invariant(p, tokens(M), it, consts=marker_names)):
 	reject(p)
@@ -515,7 +634,8 @@ assigned[key(p)] = it
 
 @mark_checked@
 identifier mloop.ptep;
-position mloop.p, q;
+position mloop.p;
+position q;
 @@
 
 for@p (;;) {
@@ -535,7 +655,8 @@ proven.add(key(p))
 @mark_cleared@
 identifier mloop.ptep, mloop.addr, mloop.nr;
 expression mm, E, F;
-position mloop.p, q;
+position mloop.p;
+position q;
 statement S;
 @@
 
@@ -558,6 +679,68 @@ q << mark_cleared.q;
 @@
 
 proven.add(key(p))
+
+// A loop inside another runs again from where it stopped: each iterator
+// must be declared, with its value, inside every loop around it, and
+// nowhere else in the function.  (A while (...) of SmPL matches every
+// kind of loop.)
+
+@loop_around exists@
+position mloop.p;
+position q;
+statement S;
+@@
+
+while@q (...) {
+  ...
+  for@p (;;) S
+  ...
+}
+
+@script:python@
+p << mloop.p;
+q << loop_around.q;
+@@
+
+enclosing.setdefault(key(p), set()).add(key(q))
+
+@loop_init exists@
+position mloop.p;
+position q;
+identifier x;
+type T;
+expression E;
+statement S;
+@@
+
+while@q (...) {
+  ...
+  T x = E;
+  ...
+  for@p (;;) S
+  ...
+}
+
+@script:python@
+p << mloop.p;
+q << loop_init.q;
+x << loop_init.x;
+@@
+
+inited.setdefault((key(p), x), set()).add(key(q))
+
+@script:python@
+p << mloop.p;
+ptep << mloop.ptep;
+addr << mloop.addr;
+nr << mloop.nr;
+@@
+
+around = enclosing.get(key(p), set())
+for x in (ptep, addr, nr):
+	if around and (around - inited.get((key(p), x), set()) or
+		       decls.get(fkey(p) + (x,)) != 1):
+		reject(p)
 
 //----------------------------------------------------------
 //  Loops over i = 0 .. N - 1 writing PTE ptep + i

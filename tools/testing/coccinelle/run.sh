@@ -111,8 +111,12 @@ for name in "$@"; do
 		# Run from the input's directory so that reports name the file
 		# without a path.
 		if [ $mode = patch ]; then
-			# spatch writes -o only when it changes something.
+			# spatch writes -o only when it changes something.  The
+			# input's local headers go beside it: the scripts read
+			# their macros.
 			cp "$input" "$tmp/in.c"
+			find "$here/$name" -maxdepth 1 -name '*.h' \
+				-exec cp {} "$tmp/" \;
 			cp "$input" "$out"
 			(cd "$tmp" && "$spatch" -D patch --very-quiet $opts \
 				--cocci-file "$cocci" in.c -o "$out") \
