@@ -115,8 +115,7 @@ pasted = set()		# (file, function): uses a macro that pastes tokens
 written = set()		# (file, function, name): assigned, incremented...
 declared_at = set()	# positions of the names of declarations
 decls = {}		# (file, function, name) -> declarations and parameters
-enclosing = {}		# loop -> the loops around it
-inited = {}		# (loop, name) -> the loops around it that declare it
+rerun = set()		# loops that control flow reaches again
 
 def key(p):
 	return (p[0].file, int(p[0].line), int(p[0].column))
@@ -137,9 +136,9 @@ def hide(p, x):
 
 def directives(path):
 	# The #define and #include directives of the file at path as the
-	# preprocessor reads them: lines spliced, every comment one space (a
-	# directive goes on after a comment that spans lines); None if the
-	# file cannot be read.
+	# preprocessor reads them (lines spliced, every comment one space: a
+	# directive goes on after a comment that spans lines), and the text
+	# so cleaned; None if the file cannot be read.
 	try:
 		text = open(path, errors="replace").read()
 	except OSError:
@@ -153,18 +152,23 @@ def directives(path):
 				r"/\*.*?\*/", sl + sl + r"[^\n]*"]),
 		      lambda m: m.group(0) if m.group(0)[0] in (q, a) else " ",
 		      text, flags=re.S)
-	return re.findall(r"^[ \t]*#[ \t]*(define|include)[ \t]+(.*)$", text,
-			  re.M)
+	return (re.findall(r"^[ \t]*#[ \t]*(define|include)\b[ \t]*(.*)$",
+			   text, re.M), text)
 
 def macros(f):
 	# What the macros of file f and of the local headers it includes
-	# ("...", next to the file that includes them) can name: the
-	# function-like macros, the identifiers of every body (pasted tokens
-	# joined, parameters left out), the function-like macros that paste
-	# (a use may expand to any name), and whether a local header could
-	# not be read (then any macro may name anything).
+	# ("...", next to the file that includes them) can name, as a dict:
+	# fns, the function-like macros; body, the identifiers of every body
+	# (pasted tokens joined, parameters left out); pasting, the macros
+	# that paste their arguments (##) or expand to one that does (a use
+	# may name anything); opaque, a local header that could not be read
+	# or an include computed by a macro (then any macro may name
+	# anything); and what those files declare volatile: vtypes, the
+	# typedefs, vfields, the fields of each struct.
 	if f not in file_macros:
-		fns, body, pasting, opaque = set(), set(), set(), False
+		m = dict(fns=set(), body=set(), pasting=set(), opaque=False,
+			 vtypes=set(), vfields={})
+		defs = {}
 		todo, seen = [f], set()
 		while todo:
 			path = todo.pop()
@@ -173,27 +177,48 @@ def macros(f):
 			seen.add(path)
 			found = directives(path)
 			if found is None:
-				opaque = True
+				m["opaque"] = True
 				continue
+			found, text = found
 			for kind, rest in found:
+				rest = rest.strip()
 				if kind == "include":
-					m = re.match(r'"([^"]+)"', rest.strip())
-					if m:
+					if rest.startswith(chr(34)):
 						todo.append(os.path.join(os.path.dirname(path),
-									 m.group(1)))
+									 rest[1:].split(chr(34))[0]))
+					elif not rest.startswith("<"):
+						m["opaque"] = True
 					continue
-				m = re.match(r"(\w+)(\(([^)]*)\))?(.*)", rest)
-				if not m:
+				d = re.match(r"(\w+)(\(([^)]*)\))?(.*)", rest)
+				if not d:
 					continue
 				params = set()
-				if m.group(2) is not None:
-					fns.add(m.group(1))
-					params = set(x.strip() for x in m.group(3).split(","))
-					if "##" in m.group(4):
-						pasting.add(m.group(1))
-				b = re.sub(r"\s*##\s*", "", m.group(4))
-				body |= set(re.findall(r"[A-Za-z_]\w*", b)) - params
-		file_macros[f] = (fns, body, pasting, opaque)
+				if d.group(2) is not None:
+					m["fns"].add(d.group(1))
+					params = set(x.strip() for x in d.group(3).split(","))
+					if "##" in d.group(4):
+						m["pasting"].add(d.group(1))
+				b = re.sub(r"\s*##\s*", "", d.group(4))
+				defs[d.group(1)] = set(re.findall(r"[A-Za-z_]\w*", b)) - params
+				m["body"] |= defs[d.group(1)]
+			for t in re.finditer(r"\btypedef\b([^;{}]*)\b(\w+)\s*;", text):
+				if re.search(r"\bvolatile\b", t.group(1)):
+					m["vtypes"].add(t.group(2))
+			for st in re.finditer(r"\bstruct\s+(\w+)\s*\{([^{}]*)\}", text):
+				for member in st.group(2).split(";"):
+					if re.search(r"\bvolatile\b", member):
+						names = re.findall(r"(\w+)\s*(?:\[[^]]*\])?\s*(?::\s*\w+)?\s*(?:,|$)",
+								   member.strip())
+						m["vfields"].setdefault(st.group(1), set()).update(names)
+		# A macro that expands to a pasting macro pastes too.
+		grown = True
+		while grown:
+			grown = False
+			for name, names in defs.items():
+				if name not in m["pasting"] and names & m["pasting"]:
+					m["pasting"].add(name)
+					grown = True
+		file_macros[f] = m
 	return file_macros[f]
 
 # Assertions: they only read their arguments, or do not evaluate them.
@@ -207,45 +232,66 @@ plain_macros = frozenset(["BUG_ON", "WARN_ON", "WARN_ON_ONCE", "VM_BUG_ON",
 def macro_like(p, f):
 	if f in plain_macros:
 		return False
-	if f in macros(p[0].file)[2]:
+	if f in macros(p[0].file)["pasting"]:
 		pasted.add(fkey(p))
-	return re.fullmatch(r"[A-Z][A-Z0-9_]*", f) or f in macros(p[0].file)[0]
+	return (re.fullmatch(r"_*[A-Z][A-Z0-9_]*", f) or
+		f in macros(p[0].file)["fns"])
+
+def macro_names(es):
+	# The names a macro-like call may form from its arguments: each
+	# identifier, and each run of up to three consecutive ones pasted
+	# (__PASTE(zap_, pte) forms zap_pte).
+	ids = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", es)
+	out = set(ids)
+	for i in range(len(ids)):
+		for j in range(i + 2, min(i + 4, len(ids) + 1)):
+			out.add("".join(ids[i:j]))
+	return out
 
 def local(p, x, unseen=True):
 	# A parameter or an automatic local of the function of the loop,
 	# whose address is never taken, and that every use of the name in the
 	# function names (not a global in another block): nothing outside the
-	# function sees it.  A volatile object may change between two reads:
-	# none is local.  With unseen (the iterators and the values the loop
+	# function sees it.  A volatile object (by its type, or a typedef of
+	# the file or its local headers) may change between two reads: none
+	# is local.  With unseen (the iterators and the values the loop
 	# builds, which must not be read after it): no macro of the file or of
 	# its local headers can name it, none that pastes tokens is used in
-	# the function, and it is not passed to a macro-like call.
+	# the function, and no macro-like call is given it or names from
+	# which it can be pasted.
 	k = fkey(p) + (x,)
+	m = macros(p[0].file)
 	if (x not in names.get(fkey(p), {}) or k in hidden or
-	    any("volatile" in t for t in names[fkey(p)][x]) or
+	    any(w == "volatile" or w in m["vtypes"]
+		for t in names[fkey(p)][x] for w in t.split()) or
 	    not uses.get(k, set()) <= local_uses):
 		return False
 	if not unseen:
 		return True
-	fns, body, pasting, opaque = macros(p[0].file)
-	return (x not in body and not opaque and fkey(p) not in pasted and
+	return (x not in m["body"] and not m["opaque"] and
+		fkey(p) not in pasted and
 		x not in macro_args.get(fkey(p), set()))
 
 def fixed(p, x):
 	# A local that the function never writes (the mm).
 	return local(p, x, False) and fkey(p) + (x,) not in written
 
-def struct_pointer(p, x):
-	# Every declaration of the name is a pointer to a struct: a field
-	# read through it cannot read a PTE.
+def field_ok(p, x, op, field):
+	# x op field reads a field of a struct (op "->" through a pointer to
+	# it, "." of it) that no file of the function declares volatile: not
+	# a PTE, not a value another CPU may change under the loop.
 	t = names.get(fkey(p), {}).get(x, set())
-	return bool(t) and all(re.fullmatch(r"(const )?struct \w+ \*", u)
-			       for u in t)
+	want = r"(const )?struct (\w+) \*" if op == "->" else r"(const )?struct (\w+)"
+	ok = [re.fullmatch(want, u) for u in t]
+	return (bool(t) and all(ok) and
+		not any(field in macros(p[0].file)["vfields"].get(o.group(2), ())
+			for o in ok))
 
 int_types = frozenset(["int", "signed int", "signed", "unsigned int",
 		       "unsigned", "long", "long int", "signed long",
 		       "unsigned long", "unsigned long int", "long long",
-		       "unsigned long long", "size_t", "ssize_t"])
+		       "unsigned long long", "size_t", "ssize_t", "u32", "s32",
+		       "u64", "s64"])
 
 ulong = frozenset(["unsigned long", "unsigned long int"])
 
@@ -297,8 +343,8 @@ def invariant(p, toks, bound, consts=frozenset(), fields=False,
 	# True when the expression reads only parameters and locals of the
 	# function that the loop does not change (and, with consts, those
 	# constants), with no call, no side effect and no memory read
-	# except, with fields (the mm), a field through a pointer to a struct
-	# (e.g. vma->vm_mm), every name one the function never writes.
+	# except, with fields (the mm), one field of a struct (field_ok():
+	# vma->vm_mm), every name one the function never writes.
 	for j, t in enumerate(toks):
 		if ident.match(t):
 			if t in keywords:
@@ -306,6 +352,9 @@ def invariant(p, toks, bound, consts=frozenset(), fields=False,
 			if j + 1 < len(toks) and toks[j + 1] == "(":
 				return False
 			if fields and j > 0 and toks[j - 1] in ("->", "."):
+				# A field of a field may be a PTE.
+				if j + 1 < len(toks) and toks[j + 1] in ("->", ".", "["):
+					return False
 				continue
 			if t in consts:
 				continue
@@ -313,9 +362,9 @@ def invariant(p, toks, bound, consts=frozenset(), fields=False,
 				return False
 			if fields and not fixed(p, t):
 				return False
-			if (fields and j + 1 < len(toks) and
+			if (fields and j + 2 < len(toks) and
 			    toks[j + 1] in ("->", ".") and
-			    not struct_pointer(p, t)):
+			    not field_ok(p, t, toks[j + 1], toks[j + 2])):
 				return False
 			if scalars and not scalar(p, t):
 				return False
@@ -370,7 +419,7 @@ class Body:
 			seq = t[pos + 1:pos + 10]
 			if (len(seq) != 9 or seq[:3] != ["(", "page_to_pfn", "("] or
 			    not ident.match(seq[3]) or seq[3] in self.bound or
-			    not local(self.p, seq[3]) or
+			    not local(self.p, seq[3], False) or
 			    seq[4:] != ["+", self.i, ")", ")", ";"]):
 				raise Reject()
 			return pos + 10, x
@@ -532,6 +581,9 @@ x << use.x;
 @@
 
 uses.setdefault(fkey(p) + (x,), set()).add(key(p))
+# An object-like macro that expands to a pasting one.
+if x in macros(p[0].file)["pasting"]:
+	pasted.add(fkey(p))
 
 @local_use@
 local idexpression x;
@@ -563,7 +615,7 @@ es << mcall.es;
 @@
 
 if macro_like(p, f):
-	macro_args.setdefault(fkey(p), set()).update(idents(str(es)))
+	macro_args.setdefault(fkey(p), set()).update(macro_names(str(es)))
 
 // Names the function writes.
 
@@ -680,54 +732,83 @@ q << mark_cleared.q;
 
 proven.add(key(p))
 
-// A loop inside another runs again from where it stopped: each iterator
-// must be declared, with its value, inside every loop around it, and
-// nowhere else in the function.  (A while (...) of SmPL matches every
-// kind of loop.)
+// A loop that control flow reaches again (inside a loop of any kind, or
+// a goto back) runs again from where it stopped: on every path from the
+// loop back to it, each iterator must be declared again, with a value,
+// and nowhere else in the function.
 
-@loop_around exists@
-position mloop.p;
-position q;
+@again exists@
+position mloop.p, q;
 statement S;
 @@
 
-while@q (...) {
-  ...
-  for@p (;;) S
-  ...
-}
+for@p (;;) S
+...
+for@p@q (;;) S
 
 @script:python@
 p << mloop.p;
-q << loop_around.q;
+q << again.q;
 @@
 
-enclosing.setdefault(key(p), set()).add(key(q))
+rerun.add(key(p))
 
-@loop_init exists@
-position mloop.p;
-position q;
-identifier x;
+@keeps_ptep exists@
+position mloop.p, q;
+identifier mloop.ptep;
 type T;
 expression E;
 statement S;
 @@
 
-while@q (...) {
-  ...
-  T x = E;
-  ...
-  for@p (;;) S
-  ...
-}
+for@p (;;) S
+... when != T ptep = E;
+for@p@q (;;) S
 
 @script:python@
 p << mloop.p;
-q << loop_init.q;
-x << loop_init.x;
+q << keeps_ptep.q;
 @@
 
-inited.setdefault((key(p), x), set()).add(key(q))
+reject(p)
+
+@keeps_addr exists@
+position mloop.p, q;
+identifier mloop.addr;
+type T;
+expression E;
+statement S;
+@@
+
+for@p (;;) S
+... when != T addr = E;
+for@p@q (;;) S
+
+@script:python@
+p << mloop.p;
+q << keeps_addr.q;
+@@
+
+reject(p)
+
+@keeps_nr exists@
+position mloop.p, q;
+identifier mloop.nr;
+type T;
+expression E;
+statement S;
+@@
+
+for@p (;;) S
+... when != T nr = E;
+for@p@q (;;) S
+
+@script:python@
+p << mloop.p;
+q << keeps_nr.q;
+@@
+
+reject(p)
 
 @script:python@
 p << mloop.p;
@@ -736,11 +817,9 @@ addr << mloop.addr;
 nr << mloop.nr;
 @@
 
-around = enclosing.get(key(p), set())
-for x in (ptep, addr, nr):
-	if around and (around - inited.get((key(p), x), set()) or
-		       decls.get(fkey(p) + (x,)) != 1):
-		reject(p)
+if key(p) in rerun and any(decls.get(fkey(p) + (x,)) != 1
+			   for x in (ptep, addr, nr)):
+	reject(p)
 
 //----------------------------------------------------------
 //  Loops over i = 0 .. N - 1 writing PTE ptep + i

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Loops that only look like the helper: an argument read per PTE, a macro
- * that names an iterator where the script cannot see it, a count too
- * narrow for a batch.  None is converted; the last two loops, a count of
- * full width and a full argument read through a struct pointer, are.
+ * that names an iterator where the script cannot see it, a pointer or a
+ * count of the wrong type.  None is converted; the last two loops, a count
+ * of full width and a full argument read through a struct pointer, are.
  */
 #include "zap_local.h"
 
@@ -12,7 +12,20 @@
 #define ZAP_LAST_PTE	/* the PTE the loop
 			 * cleared last */ zap_pte
 
+/*
+ * A macro that expands to a pasting one pastes too.  (It names pte: no
+ * loop of this file over a pte may be converted.)
+ */
+#define ZAP_LAST_CUR	ZAP_CUR(pte)
+
 struct mm_struct *zap_mm;
+
+struct zap_shared {
+	volatile int fullmm;
+	pte_t *first;
+};
+
+typedef volatile int zap_vint;
 
 /* The full argument reads PTE 0 of the batch, which the loop clears. */
 static void full_in_batch(struct mm_struct *mm, struct folio *folio,
@@ -154,15 +167,34 @@ static void byte_pointer(struct mm_struct *mm, struct folio *folio,
 	}
 }
 
-/* Converted: a count of full width. */
-static void wide_count(struct mm_struct *mm, struct folio *folio,
-		       pte_t *pte, pte_t ptent, unsigned long addr, int max_nr)
+/* The full argument reads PTE 0 of the batch through a field chain. */
+static void full_in_chain(struct mm_struct *mm, struct folio *folio,
+			  struct zap_shared *zs, pte_t ptent,
+			  unsigned long addr, int max_nr)
 {
-	unsigned int nr;
+	pte_t *ptep = zs->first;
+	int nr;
+
+	nr = folio_pte_batch(folio, ptep, ptent, max_nr);
+	for (;;) {
+		ptep_get_and_clear_full(mm, addr, ptep, zs->first->pte != 0);
+		if (--nr == 0)
+			break;
+		ptep++;
+		addr += PAGE_SIZE;
+	}
+}
+
+/* A volatile field: read per PTE by the loop. */
+static void volatile_field(struct mm_struct *mm, struct folio *folio,
+			   pte_t *pte, pte_t ptent, unsigned long addr,
+			   int max_nr, struct zap_shared *zs)
+{
+	int nr;
 
 	nr = folio_pte_batch(folio, pte, ptent, max_nr);
 	for (;;) {
-		ptep_get_and_clear_full(mm, addr, pte, 0);
+		ptep_get_and_clear_full(mm, addr, pte, zs->fullmm);
 		if (--nr == 0)
 			break;
 		pte++;
@@ -170,19 +202,91 @@ static void wide_count(struct mm_struct *mm, struct folio *folio,
 	}
 }
 
-/* Converted: full read through a struct pointer the loop does not write. */
-static void full_of_gather(struct mmu_gather *tlb, struct folio *folio,
-			   pte_t *pte, pte_t ptent, unsigned long addr,
-			   int max_nr)
+/* A full of a volatile typedef. */
+static void volatile_typedef(struct mm_struct *mm, struct folio *folio,
+			     pte_t *pte, pte_t ptent, unsigned long addr,
+			     int max_nr, int fullmm)
 {
+	zap_vint full = fullmm;
 	int nr;
 
 	nr = folio_pte_batch(folio, pte, ptent, max_nr);
 	for (;;) {
-		ptep_get_and_clear_full(tlb->mm, addr, pte, tlb->fullmm);
+		ptep_get_and_clear_full(mm, addr, pte, full);
 		if (--nr == 0)
 			break;
 		pte++;
+		addr += PAGE_SIZE;
+	}
+}
+
+/* The pointer, through a macro that expands to a pasting one. */
+static pte_t *pasted_again(struct mm_struct *mm, struct folio *folio,
+			   pte_t *pte, pte_t ptent, unsigned long addr,
+			   int max_nr)
+{
+	pte_t *zap_cur_pte = pte;
+	int nr;
+
+	nr = folio_pte_batch(folio, zap_cur_pte, ptent, max_nr);
+	for (;;) {
+		ptep_get_and_clear_full(mm, addr, zap_cur_pte, 0);
+		if (--nr == 0)
+			break;
+		zap_cur_pte++;
+		addr += PAGE_SIZE;
+	}
+	return ZAP_LAST_CUR;
+}
+
+/* The pointer, pasted by a macro of a system header. */
+static pte_t *pasted_system(struct mm_struct *mm, struct folio *folio,
+			    pte_t *pte, pte_t ptent, unsigned long addr,
+			    int max_nr)
+{
+	pte_t *zap_cur_pte = pte;
+	int nr;
+
+	nr = folio_pte_batch(folio, zap_cur_pte, ptent, max_nr);
+	for (;;) {
+		ptep_get_and_clear_full(mm, addr, zap_cur_pte, 0);
+		if (--nr == 0)
+			break;
+		zap_cur_pte++;
+		addr += PAGE_SIZE;
+	}
+	return __PASTE(zap_cur_, pte);
+}
+
+/* Converted: a count of full width. */
+static void wide_count(struct mm_struct *mm, struct folio *folio,
+		       pte_t *ptep, pte_t ptent, unsigned long addr, int max_nr)
+{
+	unsigned int nr;
+
+	nr = folio_pte_batch(folio, ptep, ptent, max_nr);
+	for (;;) {
+		ptep_get_and_clear_full(mm, addr, ptep, 0);
+		if (--nr == 0)
+			break;
+		ptep++;
+		addr += PAGE_SIZE;
+	}
+}
+
+/* Converted: full read through a struct pointer the loop does not write. */
+static void full_of_gather(struct mmu_gather *tlb, struct folio *folio,
+			   pte_t *ptep, pte_t ptent, unsigned long addr,
+			   int max_nr)
+{
+	int nr;
+
+	nr = folio_pte_batch(folio, ptep, ptent, max_nr);
+	for (;;) {
+		ptep_get_and_clear_full(tlb->mm, addr, ptep, tlb->fullmm);
+		if (--nr == 0)
+			break;
+		ptep++;
 		addr += PAGE_SIZE;
 	}
 }

@@ -12,6 +12,8 @@
 #define GUARD_LAST	/* the PTE the loop
 			 * wrote last */ guard_pte
 
+typedef volatile pte_marker guard_vmarker;
+
 /* A volatile marker: read per PTE by the loop. */
 static void volatile_marker(struct mm_struct *mm, pte_t *ptep,
 			    unsigned long addr, unsigned int nr)
@@ -123,6 +125,102 @@ static void narrow_count(struct mm_struct *mm, pte_t *ptep,
 		ptep++;
 		addr += PAGE_SIZE;
 	}
+}
+
+/* A marker of a volatile typedef. */
+static void volatile_typedef(struct mm_struct *mm, pte_t *ptep,
+			     unsigned long addr, unsigned int nr)
+{
+	guard_vmarker marker = PTE_MARKER_GUARD;
+
+	for (;;) {
+		VM_WARN_ON(!pte_none(ptep_get(ptep)));
+		set_pte_at(mm, addr, ptep, make_pte_marker(marker));
+		if (--nr == 0)
+			break;
+		ptep++;
+		addr += PAGE_SIZE;
+	}
+}
+
+/* The pointer, pasted by a macro of a system header. */
+static pte_t *pasted_system(struct mm_struct *mm, pte_t *pte,
+			    unsigned long addr, unsigned int nr)
+{
+	pte_t *guard_cur_pte = pte;
+
+	for (;;) {
+		VM_WARN_ON(!pte_none(ptep_get(guard_cur_pte)));
+		set_pte_at(mm, addr, guard_cur_pte,
+			   make_pte_marker(PTE_MARKER_GUARD));
+		if (--nr == 0)
+			break;
+		guard_cur_pte++;
+		addr += PAGE_SIZE;
+	}
+	return __PASTE(guard_cur_, pte);
+}
+
+/* Rounds of a for loop, from where the last one stopped. */
+static void for_rounds(struct mm_struct *mm, pte_t *ptep, unsigned long addr,
+		       int rounds)
+{
+	int r;
+
+	for (r = 0; r < rounds; r++) {
+		unsigned int nr = 4;
+
+		for (;;) {
+			VM_WARN_ON(!pte_none(ptep_get(ptep)));
+			set_pte_at(mm, addr, ptep,
+				   make_pte_marker(PTE_MARKER_GUARD));
+			if (--nr == 0)
+				break;
+			ptep++;
+			addr += PAGE_SIZE;
+		}
+	}
+}
+
+/* Rounds of a do-while loop. */
+static void do_rounds(struct mm_struct *mm, pte_t *ptep, unsigned long addr,
+		      int rounds)
+{
+	do {
+		unsigned int nr = 4;
+
+		for (;;) {
+			VM_WARN_ON(!pte_none(ptep_get(ptep)));
+			set_pte_at(mm, addr, ptep,
+				   make_pte_marker(PTE_MARKER_GUARD));
+			if (--nr == 0)
+				break;
+			ptep++;
+			addr += PAGE_SIZE;
+		}
+	} while (--rounds > 0);
+}
+
+/* Rounds of a goto back. */
+static void goto_rounds(struct mm_struct *mm, pte_t *ptep, unsigned long addr,
+			int rounds)
+{
+again:
+	{
+		unsigned int nr = 4;
+
+		for (;;) {
+			VM_WARN_ON(!pte_none(ptep_get(ptep)));
+			set_pte_at(mm, addr, ptep,
+				   make_pte_marker(PTE_MARKER_GUARD));
+			if (--nr == 0)
+				break;
+			ptep++;
+			addr += PAGE_SIZE;
+		}
+	}
+	if (--rounds > 0)
+		goto again;
 }
 
 /* Converted: each round starts at its own pointer, address and count. */

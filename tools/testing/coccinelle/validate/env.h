@@ -52,6 +52,12 @@ struct walk {
 
 #define VM_BUG_ON_VMA(cond, vma)	VM_BUG_ON(cond)
 
+/* include/linux/compiler_types.h */
+#ifndef __PASTE
+#define ___PASTE(a, b)	a##b
+#define __PASTE(a, b)	___PASTE(a, b)
+#endif
+
 /* include/linux/mm.h */
 static inline pte_t mk_pte(struct page *page, pgprot_t prot)
 {
