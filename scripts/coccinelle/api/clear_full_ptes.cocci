@@ -20,23 +20,28 @@
 //# is never taken: no declaration of the name in the function static or
 //# extern, every use of it in the function a local (no global of the
 //# same name used elsewhere in it), the address an unsigned long, the
-//# pointer a pte_t * (a void * steps one byte), the count an int or long
-//# at least (an 8-bit count of a 256-PTE batch is 0); whose mm or full
-//# argument has a side effect, a call, a read through a pointer or index
-//# other than a field through a pointer to a struct (tlb->fullmm, never a
-//# field of a PTE), reads the count, the pointer or the address, or names
+//# pointer a pte_t * (a void * steps one byte), the count at least 32
+//# bits wide (int, long, u32, size_t...: an 8-bit count of a 256-PTE
+//# batch is 0); whose mm or full argument has a side effect, a call, a
+//# read through a pointer or index other than one field of a struct or
+//# through a pointer to one (tlb->fullmm; never a field of a field, which
+//# may be a PTE), reads the count, the pointer or the address, or names
 //# anything but parameters and automatic locals that the function never
-//# writes, none volatile; or whose count, pointer or address a macro
-//# names, or is passed to a macro-like call (an upper-case name other
-//# than the WARN_ON/BUG_ON family, or a function-like macro of the file):
-//# a macro may read it after the loop or take its address where the
-//# script cannot see.  The macros are those of the file and of the local
-//# headers it includes ("...", read as the preprocessor reads them: lines
-//# spliced, comments as one space, pasted tokens joined, the parameters
-//# left out); a function that uses a macro which pastes its arguments
-//# (##), or a file whose local header cannot be read, is not converted.
-//# Function-like macros of system headers with lower-case names are taken
-//# to use their arguments as functions do.
+//# writes, none volatile (by its type, or by a typedef or struct field of
+//# the file or its local headers); or whose count, pointer or address a
+//# macro names, or is passed to a macro-like call (a name of capitals,
+//# digits and underscores other than the WARN_ON/BUG_ON family, __PASTE
+//# included, or a function-like macro of the file), or can be pasted by
+//# such a call from its arguments (up to three in a row): a macro may
+//# read it after the loop or take its address where the script cannot
+//# see.  The macros are those of the file and of the local headers it
+//# includes ("...", read as the preprocessor reads them: lines spliced,
+//# comments as one space, pasted tokens joined, the parameters left
+//# out); a function that uses a macro which pastes its arguments (##), or
+//# expands to one that does, is not converted, nor is any loop of a file
+//# with an include that a macro computes or a local header that cannot
+//# be read.  Function-like macros of system headers with lower-case names
+//# are taken to use their arguments as functions do.
 //
 // Confidence: High
 // Copyright: (C) 2026 pgtable_batch

@@ -29,8 +29,9 @@
 //#   PTE_MARKER_* constants: no call, no side effect, no macro, and no
 //#   read through a pointer in a condition, so nothing can depend on the
 //#   table being written; the mm's names are never written in the
-//#   function, and a field of it is read through a pointer to a struct
-//#   only (vma->vm_mm, never a field of a PTE);
+//#   function, and it reads at most one field, of a struct or through a
+//#   pointer to one (vma->vm_mm; never a field of a field, which may be a
+//#   PTE);
 //# - every path through the body builds the value afresh;
 //# - the iterators and the values built in the body are parameters or
 //#   automatic locals whose address is never taken, and none of them is
@@ -40,22 +41,30 @@
 //#   elsewhere in it, no second definition of the function under another
 //#   #ifdef branch); the address is an unsigned long, the PTE pointer a
 //#   pte_t * (a void * steps one byte), the index of a counted loop and
-//#   the count of a for (;;) loop an int or long at least (an 8-bit count
-//#   of 0 runs the loop 256 times), in every declaration;
-//# - a for (;;) loop inside another loop runs again from where it
-//#   stopped: its pointer, address and count must each be declared once
-//#   in the function, with a value, inside every loop around it;
+//#   the count of a for (;;) loop at least 32 bits wide (int, long, u32,
+//#   size_t...: an 8-bit count of 0 runs the loop 256 times), in every
+//#   declaration;
+//# - a for (;;) loop that control flow reaches again (inside a loop of
+//#   any kind, or through a goto) runs again from where it stopped: on
+//#   every path back to it, its pointer, address and count must each be
+//#   declared again, with a value, and they are declared once in the
+//#   function;
 //# - no macro names an iterator or a built value, and none is passed to a
-//#   macro-like call (an upper-case name other than the WARN_ON/BUG_ON
-//#   family, or a function-like macro of the file) anywhere in the
-//#   function: a macro may take its address or read it where the script
-//#   cannot see.  The macros are those of the file and of the local
-//#   headers it includes ("...", read as the preprocessor reads them:
-//#   lines spliced, comments as one space, pasted tokens joined, the
-//#   parameters left out); a function that uses a macro which pastes its
-//#   arguments (##), or a file whose local header cannot be read, is not
-//#   converted.  Function-like macros of system headers with lower-case
-//#   names are taken to use their arguments as functions do.
+//#   macro-like call (a name of capitals, digits and underscores other
+//#   than the WARN_ON/BUG_ON family, __PASTE included, or a function-like
+//#   macro of the file), nor can such a call paste it from its arguments
+//#   (up to three in a row), anywhere in the function: a macro may take
+//#   its address or read it where the script cannot see.  The macros are
+//#   those of the file and of the local headers it includes ("...", read
+//#   as the preprocessor reads them: lines spliced, comments as one space,
+//#   pasted tokens joined, the parameters left out); a function that uses
+//#   a macro which pastes its arguments (##), or expands to one that
+//#   does, is not converted, nor is any loop of a file with an include
+//#   that a macro computes or a local header that cannot be read.
+//#   Function-like macros of system headers with lower-case names are
+//#   taken to use their arguments as functions do;
+//# - volatile, for these rules, is also what a typedef or a struct field
+//#   of the file or its local headers declares volatile.
 //# A loop writing the same swap entry into every PTE is not converted:
 //# set_softleaf_ptes() would advance its offset.  The VM_WARN_ON() of
 //# pte_none() goes away with the loop: set_softleaf_ptes() makes the same

@@ -99,6 +99,12 @@ def blank_preprocessor(text):
                 if j < 0:
                     break
                 comment, i = False, j + 2
+            elif line[i] in "\"'":
+                # A literal: "/*" in it opens no comment.
+                q, i = line[i], i + 1
+                while i < len(line) and line[i] != q:
+                    i += 2 if line[i] == "\\" else 1
+                i += 1
             elif line.startswith("//", i):
                 break
             elif line.startswith("/*", i):
@@ -172,69 +178,125 @@ def declarator(decl):
     return typ, m.group(2)
 
 
+ANNOTATIONS = ("static", "inline", "__always_inline", "noinline",
+               "__maybe_unused", "__init", "__cold", "__hot", "extern")
+
+
 def functions(text):
-    """{name: (return type, [(type, name)], source text)} of @text."""
-    out = {}
+    """{name: (return type, [(type, name)], source text)} of @text, and
+    the spans of the functions.  A function's name is the identifier
+    before the first parenthesis of its header (after leading
+    __attribute__s): what follows the parameter list (__must_hold(), ...)
+    is left out; a second definition of a name (under another #ifdef
+    branch) is keyed name#.  Raises Unsupported for a header it cannot
+    read."""
+    out, spans = {}, []
     for item in top_level(text):
         if item[0] != "function":
             continue
         head = " ".join(item[1].split())
-        # The parameter list is the last parenthesised group.
-        depth, j = 0, len(head) - 1
-        while j >= 0:
-            if head[j] == ")":
+        head = re.sub(r"__attribute__\s*\(\(.*?\)\)", " ", head)
+        j = head.find("(")
+        depth, k = 0, j
+        while k < len(head):
+            if head[k] == "(":
                 depth += 1
-            elif head[j] == "(":
+            elif head[k] == ")":
                 depth -= 1
                 if depth == 0:
                     break
-            j -= 1
-        pre, params = head[:j].strip(), head[j + 1:-1]
+            k += 1
+        pre, params = head[:j].strip(), head[j + 1:k]
         m = re.match(r"^(.*?)\b([A-Za-z_]\w*)$", pre)
-        if not m or m.group(2) in KEYWORDS:
-            continue
+        if not m or m.group(2) in KEYWORDS or not m.group(1).strip():
+            raise Unsupported("cannot read the function header '%s'" % head)
         ret = [w for w in m.group(1).replace("*", " * ").split()
-               if w not in ("static", "inline", "__always_inline",
-                            "noinline", "__maybe_unused")]
+               if w not in ANNOTATIONS]
         plist = [] if params.strip() in ("", "void") else \
             [declarator(p) for p in split_params(params)]
         s, e = item[2]
-        out[m.group(2)] = (" ".join(ret).replace("* *", "**"), plist,
-                           text[s:e])
-    return out
+        name = m.group(2)
+        # Two definitions (#ifdef branches): told apart by their order.
+        while name in out:
+            name += "#"
+        out[name] = (" ".join(ret).replace("* *", "**"), plist, text[s:e])
+        spans.append((s, e))
+    return out, spans
+
+
+def outside(text, spans):
+    """@text without the functions at @spans, blanks normalised."""
+    parts, last = [], 0
+    for s, e in sorted(spans):
+        parts.append(text[last:s])
+        last = e
+    parts.append(text[last:])
+    return " ".join(" ".join(parts).split())
+
+
+def split_declarators(d):
+    """The declarators of declaration @d, at its top-level commas
+    (initializers may hold parentheses and braces), initializers cut."""
+    parts, depth, cur = [], 0, ""
+    for ch in d:
+        if ch in "({[":
+            depth += 1
+        elif ch in ")}]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return [p.split("=")[0].strip() for p in parts if p.strip()]
 
 
 def file_globals(text):
-    """[(type, name, extern)] of the file-scope variables of @text."""
+    """[(type, name, extern, const)] of the file-scope variables of
+    @text."""
     out = []
     for item in top_level(text):
         if item[0] != "declaration":
             continue
         d = " ".join(item[1].split())
-        if not d or "{" in d or d.startswith("typedef") or \
-                "(" in d.split("=")[0]:
+        if not d or d.startswith(("typedef", "struct ", "union ", "enum ")) \
+                and "{" in d or d.startswith("typedef"):
             continue
-        ext = d.startswith("extern ")
-        d = re.sub(r"^((static|const|extern)\s+)+", "", d)
-        for part in split_params(d.split("=")[0]) if "=" not in d else [d]:
-            r = declarator(part)
+        decls = split_declarators(d)
+        if not decls or "(" in decls[0]:
+            continue
+        ext = bool(re.match(r"^(\w+\s+)*extern\b", d))
+        const = bool(re.match(r"^(\w+\s+)*const\b", d))
+        # Annotations (__maybe_unused, __read_mostly, ...) and storage.
+        decls = [" ".join(w for w in x.split() if not w.startswith("__") and
+                          w not in ("static", "extern", "const"))
+                 for x in decls]
+        first = declarator(decls[0])
+        if not first:
+            continue
+        base = first[0].rstrip(" *[]").rstrip()
+        out.append(first + (ext, const))
+        for x in decls[1:]:
+            # Later declarators share the base type: "T a, *b".
+            r = declarator(base + " " + x)
             if r:
-                out.append(r + (ext,))
+                out.append(r + (ext, const))
     # Block-scope extern declarations name file-scope objects too.
     clean = strip_comments(blank_preprocessor(text))
     for m in re.finditer(r"\bextern\s+([^;(){}]+);", clean):
         for part in split_params(m.group(1)):
-            r = declarator(part)
+            r = declarator(part.replace("const ", ""))
             if r:
-                out.append(r + (True,))
+                out.append(r + (True, "const " in part))
     # A name declared extern and defined: the definition.
-    defined = {n for t, n, e in out if not e}
+    defined = {n for t, n, e, c in out if not e}
     seen, res = set(), []
-    for t, n, e in out:
+    for t, n, e, c in out:
         if n in seen or (e and n in defined):
             continue
         seen.add(n)
-        res.append((t, n, e))
+        res.append((t, n, e, c))
     return res
 
 
@@ -319,17 +381,31 @@ def program(fixture, funcs, globs):
            '#include "driver.h"',
            '#line 1 "fixture.c"', fixture, "", "/* Generated. */"]
     # What the file declares extern: defined here.
-    for typ, name, ext in globs:
+    for typ, name, ext, const in globs:
         if ext:
-            out.append("%s %s;" % (typ.replace(" []", ""), name) +
+            out.append("%s%s %s;" % ("const " if const else "",
+                                      typ.replace(" []", ""), name) +
                        ("[]" if typ.endswith("[]") else ""))
+    # A struct of the fixture's own, by pointer: a zeroed object, hashed
+    # afterwards with the globals.
+    objs = {}
+    for fn, (ret, params, _) in sorted(funcs.items()):
+        for p in params:
+            m = p and re.fullmatch(r"struct (\w+) \*", plain(p[0]))
+            if m and plain(p[0]) not in GEN:
+                objs.setdefault(m.group(1), "cv_obj_%s" % m.group(1))
+    for st, var in sorted(objs.items()):
+        out.append("static struct %s %s;" % (st, var))
     out.append("static uint64_t cv_globals(uint64_t h)\n{")
-    for typ, name, _ in globs:
+    for st, var in sorted(objs.items()):
+        out.append("\th = cv_hash(h, &%s, sizeof(%s));" % (var, var))
+    for typ, name, _, _ in globs:
         out.append("\t" + hasher(typ, name))
     out.append("\treturn h;\n}\n")
     out.append("static void cv_set_globals(struct cv_case *cv_c)\n{")
-    for typ, name, _ in globs:
-        if typ.endswith("[]"):
+    for typ, name, _, const in globs:
+        # Arrays and constants keep their values (hashed all the same).
+        if typ.endswith("[]") or const:
             continue
         g = generator(typ, name)
         if not g:
@@ -346,6 +422,9 @@ def program(fixture, funcs, globs):
                 raise Unsupported("%s(): a parameter validate.py cannot read"
                                   % fn)
             g = generator(p[0], p[1])
+            m = re.fullmatch(r"struct (\w+) \*", plain(p[0]))
+            if not g and m:
+                g = "(memset(&%s, 0, sizeof(%s)), &%s)" % ((objs[m.group(1)],) * 3)
             if not g:
                 raise Unsupported("%s(): no generator for parameter '%s %s'"
                                   % (fn, p[0], p[1]))
@@ -426,9 +505,14 @@ def compare(work, name, before, after, fn, cases, label):
     inside = [k for k in sorted(a) if judged(a[k])]
     bad = [k for k in inside if b.get(k) != a[k]]
     if not bad:
+        # Cases in which the original changed the page table: the code
+        # the script changed ran (a loop under a condition no case meets
+        # would pass all the same otherwise).
+        wrote = sum(" wrote=1 " in a[k] for k in inside)
         return (["ok   %s %s (%s): %d of %d cases inside the contract, all "
-                 "the same" % (label, fn, name, len(inside), cases)],
-                len(inside))
+                 "the same (%d changed the page table)"
+                 % (label, fn, name, len(inside), cases, wrote)],
+                (len(inside), wrote))
     k = bad[0]
     out = ["FAIL %s %s (%s): %d of %d cases differ; case %d:"
            % (label, fn, name, len(bad), len(inside), k),
@@ -457,20 +541,21 @@ def check_arch(arch, args, old, new, changed, incdir, label):
                   args.objdir, args.ksrc, incdir)
     lines, ok, judged_cases = [], True, 0
     for f in sorted(changed):
-        # Few cases inside the contract: five times as many.
+        # Few cases that ran the changed code: five times as many.
         for cases in (args.cases, 5 * args.cases):
-            out, inside = compare(args.work, arch[0], before, after, f,
-                                  cases, label)
-            if inside is False or inside >= args.min_inside:
+            out, res = compare(args.work, arch[0], before, after, f,
+                               cases, label)
+            if res is False or res[1] >= args.min_inside:
                 break
         lines += out
-        if inside is False:
+        if res is False:
             ok = False
             continue
-        judged_cases += inside
-        if inside < args.min_inside:
+        judged_cases += res[0]
+        if res[1] < args.min_inside:
             lines.append("FAIL %s %s (%s): only %d of %d cases inside the "
-                         "contract" % (label, f, arch[0], inside, cases))
+                         "contract changed the page table"
+                         % (label, f, arch[0], res[1], cases))
             ok = False
     return lines, ok, judged_cases
 
@@ -486,18 +571,33 @@ def main():
     ap.add_argument("--cases", type=int, default=200)
     ap.add_argument("--label", default="")
     ap.add_argument("--min-inside", type=int, default=10,
-                    help="fail a function with fewer judged cases")
+                    help="fail a function with fewer judged cases that "
+                    "changed the page table")
     args = ap.parse_args()
 
     with open(args.before) as f:
         old = f.read()
     with open(args.after) as f:
         new = f.read()
-    fo, fn = functions(old), functions(new)
+    label = args.label or os.path.basename(args.before)
+    try:
+        (fo, so), (fn, sn) = functions(old), functions(new)
+    except Unsupported as e:
+        print("FAIL %s: %s" % (label, e))
+        return 2
     changed = {k: v for k, v in fo.items()
                if k in fn and " ".join(v[2].split()) != " ".join(fn[k][2].split())}
     gone = set(fo) ^ set(fn)
-    label = args.label or os.path.basename(args.before)
+    twice = sorted(k for k in changed if k + "#" in fo or k.endswith("#"))
+    if twice:
+        print("FAIL %s: the script changed %s, defined more than once: "
+              "which one runs is the preprocessor's choice"
+              % (label, ", ".join(k.rstrip("#") for k in twice)))
+        return 2
+    if outside(old, so) != outside(new, sn):
+        print("FAIL %s: the script changed text outside the functions "
+              "validate.py reads" % label)
+        return 2
     if gone:
         print("FAIL %s: functions added or removed by the script: %s"
               % (label, ", ".join(sorted(gone))))

@@ -16,10 +16,12 @@
  * parameter's type and name (cv_ulong(), cv_int(), ...).  Each case runs
  * in a child process, so that a crash or a sanitizer report ends that
  * case only.  The line records the return value, whether the run wrote
- * past the region's page table (into the next one), a hash of the page
- * table, the warnings that fired, the harness TLB model's break-before-make
- * violations, the file's globals and the memory the arguments point to,
- * and the values the fixture handed to helpers (env.h's cv_trace).
+ * past the region's page table (into the next one), whether it changed
+ * the table at all, a hash of the page table, the warnings that fired,
+ * the harness TLB model's break-before-make violations, the file's
+ * globals, the objects the generated arguments point to (mm, vma,
+ * mmu_gather, walk, an integer array; pages and folios: the memmap) and
+ * the values the fixture handed to helpers (env.h's cv_trace).
  */
 #ifndef __COCCI_VALIDATE_DRIVER_H
 #define __COCCI_VALIDATE_DRIVER_H
@@ -342,6 +344,15 @@ static uint64_t cv_ptr(const void *p)
 		return 0x2000000 + (q - (const char *)model_memmap);
 	if (q >= (const char *)cv_scratch && q < (const char *)(cv_scratch + ARRAY_SIZE(cv_scratch)))
 		return 0x3000000 + (q - (const char *)cv_scratch);
+	if (q >= (const char *)cv_mm_obj && q < (const char *)(cv_mm_obj + 2))
+		return 0x4000000 + (q - (const char *)cv_mm_obj);
+	if (q >= (const char *)cv_vma_obj && q < (const char *)(cv_vma_obj + 2))
+		return 0x5000000 + (q - (const char *)cv_vma_obj);
+	if (q >= (const char *)&cv_tlb_obj && q < (const char *)(&cv_tlb_obj + 1))
+		return 0x6000000 + (q - (const char *)&cv_tlb_obj);
+	if (q >= (const char *)&cv_walk_obj && q < (const char *)(&cv_walk_obj + 1))
+		return 0x7000000 + (q - (const char *)&cv_walk_obj);
+	/* The stack or the heap: the same in both programs or not at all. */
 	return 0xdead;
 }
 
@@ -366,9 +377,18 @@ static uint64_t cv_memory(void)
 
 	for (i = 0; i < 2; i++) {
 		h = cv_hash(h, &cv_mm_obj[i].mm_users, sizeof(cv_mm_obj[i].mm_users));
+		h = cv_hash(h, &cv_mm_obj[i].tlb_flush_pending,
+			    sizeof(cv_mm_obj[i].tlb_flush_pending));
+		h = cv_hash_ptr(h, cv_mm_obj[i].pgd);
 		h = cv_hash_ptr(h, cv_mm_ptrs[i]);
 		h = cv_hash_ptr(h, cv_vma_ptrs[i]);
+		h = cv_hash(h, &cv_vma_obj[i].vm_start, sizeof(cv_vma_obj[i].vm_start));
+		h = cv_hash(h, &cv_vma_obj[i].vm_end, sizeof(cv_vma_obj[i].vm_end));
+		h = cv_hash(h, &cv_vma_obj[i].vm_flags, sizeof(cv_vma_obj[i].vm_flags));
+		h = cv_hash_ptr(h, cv_vma_obj[i].vm_mm);
 	}
+	/* The pages and folios (this translation unit's memmap). */
+	h = cv_hash(h, model_memmap, sizeof(model_memmap));
 	h = cv_hash_ptr(h, cv_tlb_obj.mm);
 	h = cv_hash(h, &cv_tlb_obj.fullmm, sizeof(cv_tlb_obj.fullmm));
 	h = cv_hash(h, &cv_tlb_obj.cleared, sizeof(cv_tlb_obj.cleared));
@@ -403,6 +423,7 @@ static void cv_reset_objects(void)
 static void cv_run(const struct cv_fn *fn, unsigned int no, FILE *dump)
 {
 	static uint64_t next_table[MODEL_NR_PTES];
+	uint64_t before, after;
 	struct cv_case c;
 	char ret[64] = "-";
 	bool over;
@@ -413,13 +434,16 @@ static void cv_run(const struct cv_fn *fn, unsigned int no, FILE *dump)
 	arch->tlb_reset();
 	model_reset_counts();
 	memcpy(next_table, &model_pt[MODEL_NR_PTES], sizeof(next_table));
+	before = cv_hash(0xcbf29ce484222325ULL, model_pt,
+			 sizeof(uint64_t) * 2 * MODEL_NR_PTES);
 	fn->call(&c, ret, sizeof(ret));
 	/* A write past the page table of the region: outside any contract. */
 	over = memcmp(next_table, &model_pt[MODEL_NR_PTES], sizeof(next_table));
-	printf("%u %s base=%u n=%u: ret=%s over=%d pt=%016llx warns=%lu bbm=%lu mem=%016llx trace=%016llx\n",
-	       no, c.kind, c.base, c.n, ret, over,
-	       (unsigned long long)cv_hash(0xcbf29ce484222325ULL, model_pt,
-					   sizeof(uint64_t) * 2 * MODEL_NR_PTES),
+	after = cv_hash(0xcbf29ce484222325ULL, model_pt,
+			sizeof(uint64_t) * 2 * MODEL_NR_PTES);
+	printf("%u %s base=%u n=%u: ret=%s over=%d wrote=%d pt=%016llx warns=%lu bbm=%lu mem=%016llx trace=%016llx\n",
+	       no, c.kind, c.base, c.n, ret, over, after != before,
+	       (unsigned long long)after,
 	       model_counts.warns, model_tlb.violations,
 	       (unsigned long long)cv_memory(), (unsigned long long)cv_trace);
 	if (dump)
