@@ -541,8 +541,8 @@ def check_arch(arch, args, old, new, changed, incdir, label):
                   args.objdir, args.ksrc, incdir)
     lines, ok, judged_cases = [], True, 0
     for f in sorted(changed):
-        # Few cases that ran the changed code: five times as many.
-        for cases in (args.cases, 5 * args.cases):
+        # Few cases that ran the changed code: three times as many.
+        for cases in (args.cases, 3 * args.cases):
             out, res = compare(args.work, arch[0], before, after, f,
                                cases, label)
             if res is False or res[1] >= args.min_inside:

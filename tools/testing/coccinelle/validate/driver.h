@@ -331,6 +331,20 @@ static uint64_t cv_hash(uint64_t h, const void *p, size_t len)
 	return h;
 }
 
+/* The same for a large array of words: a word at a time. */
+static uint64_t cv_hash_words(uint64_t h, const void *p, size_t len)
+{
+	const uint64_t *w = p;
+	size_t i;
+
+	for (i = 0; i < len / sizeof(*w); i++) {
+		h ^= w[i];
+		h *= 0x100000001b3ULL;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
 /* A pointer, as the same object in both programs names it. */
 static uint64_t cv_ptr(const void *p)
 {
@@ -387,8 +401,12 @@ static uint64_t cv_memory(void)
 		h = cv_hash(h, &cv_vma_obj[i].vm_flags, sizeof(cv_vma_obj[i].vm_flags));
 		h = cv_hash_ptr(h, cv_vma_obj[i].vm_mm);
 	}
-	/* The pages and folios (this translation unit's memmap). */
-	h = cv_hash(h, model_memmap, sizeof(model_memmap));
+	/*
+	 * The pages and folios (this translation unit's memmap): those of
+	 * the table's folios (pb_pfn()) and those cv_page() hands out.
+	 */
+	h = cv_hash_words(h, &model_memmap[pb_pfn(0)],
+			  sizeof(struct page) * (2 * MODEL_NR_PTES + 0x1000 + 2 * MODEL_NR_PTES));
 	h = cv_hash_ptr(h, cv_tlb_obj.mm);
 	h = cv_hash(h, &cv_tlb_obj.fullmm, sizeof(cv_tlb_obj.fullmm));
 	h = cv_hash(h, &cv_tlb_obj.cleared, sizeof(cv_tlb_obj.cleared));
