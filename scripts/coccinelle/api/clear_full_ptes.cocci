@@ -11,7 +11,7 @@
 //# returned by folio_pte_batch() or folio_pte_batch_flags() and the PTE
 //# pointer passed to it, unchanged in between on every path (no
 //# assignment, compound assignment, increment, decrement or address
-//# taken).  That is what proves the helper's contract: present PTEs of
+//# taken; the batch of another pointer does not count again).  That is what proves the helper's contract: present PTEs of
 //# consecutive pages of one folio, in one page table, nr >= 1.  A loop
 //# whose count, pointer or address is used on any path after it, that
 //# an outer loop can run again without a new count, or that keeps the old
@@ -22,7 +22,11 @@
 //# same name used elsewhere in it), the address an unsigned long, the
 //# pointer a pte_t * (a void * steps one byte), the count at least 32
 //# bits wide (int, long, u32, size_t...: an 8-bit count of a 256-PTE
-//# batch is 0); whose mm or full argument has a side effect, a call, a
+//# batch is 0; a count above UINT_MAX, which no page table holds, would
+//# be cut to the unsigned int of the helper), none declared with typeof;
+//# that a preprocessor conditional follows before the end of its
+//# function (spatch parses one branch of it); whose mm or full argument
+//# has a side effect, a call, a
 //# read through a pointer or index other than one field of a struct or
 //# through a pointer to one (tlb->fullmm; never a field of a field, which
 //# may be a PTE), reads the count, the pointer or the address, or names
@@ -41,7 +45,11 @@
 //# expands to one that does, is not converted, nor is any loop of a file
 //# with an include that a macro computes or a local header that cannot
 //# be read.  Function-like macros of system headers with lower-case names
-//# are taken to use their arguments as functions do.
+//# are taken to use their arguments as functions do, but for those known
+//# to write them (swap(), do_div(), get_user(), local_irq_save(), ...);
+//# upper-case macros of system headers to name nothing of their own
+//# beyond what they can paste from their arguments; an assertion the file
+//# or its local headers define again is a macro like the others.
 //
 // Confidence: High
 // Copyright: (C) 2026 pgtable_batch
@@ -113,11 +121,13 @@ def macros(f):
 	# that paste their arguments (##) or expand to one that does (a use
 	# may name anything); opaque, a local header that could not be read
 	# or an include computed by a macro (then any macro may name
-	# anything); and what those files declare volatile: vtypes, the
-	# typedefs, vfields, the fields of each struct.
+	# anything); what those files declare volatile: vtypes, the
+	# typedefs, vfields, the fields of each struct; and defined, every
+	# macro they define.  An object-like macro that expands to a
+	# function-like one counts as one.
 	if f not in file_macros:
 		m = dict(fns=set(), body=set(), pasting=set(), opaque=False,
-			 vtypes=set(), vfields={})
+			 vtypes=set(), vfields={}, defined=set())
 		defs = {}
 		todo, seen = [f], set()
 		while todo:
@@ -142,6 +152,7 @@ def macros(f):
 				d = re.match(r"(\w+)(\(([^)]*)\))?(.*)", rest)
 				if not d:
 					continue
+				m["defined"].add(d.group(1))
 				params = set()
 				if d.group(2) is not None:
 					m["fns"].add(d.group(1))
@@ -160,14 +171,16 @@ def macros(f):
 						names = re.findall(r"(\w+)\s*(?:\[[^]]*\])?\s*(?::\s*\w+)?\s*(?:,|$)",
 								   member.strip())
 						m["vfields"].setdefault(st.group(1), set()).update(names)
-		# A macro that expands to a pasting macro pastes too.
+		# A macro that expands to a pasting one pastes too, and one
+		# that expands to a function-like one is called like it.
 		grown = True
 		while grown:
 			grown = False
 			for name, names in defs.items():
-				if name not in m["pasting"] and names & m["pasting"]:
-					m["pasting"].add(name)
-					grown = True
+				for kind in ("pasting", "fns"):
+					if name not in m[kind] and names & m[kind]:
+						m[kind].add(name)
+						grown = True
 		file_macros[f] = m
 	return file_macros[f]
 
@@ -179,24 +192,40 @@ plain_macros = frozenset(["BUG_ON", "WARN_ON", "WARN_ON_ONCE", "VM_BUG_ON",
 			  "VM_WARN_ON_ONCE_PAGE", "VM_WARN_ON_ONCE_VMA",
 			  "VM_WARN_ON_VMA"])
 
+# Lower-case kernel macros that write their arguments (or take their
+# address): not used as functions use them.
+writing_macros = frozenset(["swap", "do_div", "get_user", "put_user",
+			    "__get_user", "__put_user", "local_irq_save",
+			    "local_save_flags", "raw_local_irq_save",
+			    "spin_lock_irqsave", "raw_spin_lock_irqsave",
+			    "read_lock_irqsave", "write_lock_irqsave",
+			    "xchg", "cmpxchg", "try_cmpxchg"])
+
 def macro_like(p, f):
-	if f in plain_macros:
+	m = macros(p[0].file)
+	if f in plain_macros and f not in m["defined"]:
 		return False
-	if f in macros(p[0].file)["pasting"]:
+	if f in m["pasting"]:
 		pasted.add(fkey(p))
-	return (re.fullmatch(r"_*[A-Z][A-Z0-9_]*", f) or
-		f in macros(p[0].file)["fns"])
+	return (re.fullmatch(r"_*[A-Z][A-Z0-9_]*", f) or f in m["fns"] or
+		f in writing_macros)
 
 def macro_names(es):
-	# The names a macro-like call may form from its arguments: each
-	# identifier, and each run of up to three consecutive ones pasted
-	# (__PASTE(zap_, pte) forms zap_pte).
-	ids = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", es)
-	out = set(ids)
-	for i in range(len(ids)):
-		for j in range(i + 2, min(i + 4, len(ids) + 1)):
-			out.add("".join(ids[i:j]))
-	return out
+	# The identifiers of the arguments of a macro-like call, in order.
+	return re.findall(r"[A-Za-z_][A-Za-z0-9_]*", es)
+
+def formable(x, ids):
+	# Whether x is the concatenation of identifiers of ids taken in
+	# order (a pasting macro, __PASTE(__PASTE(a, b), c), may form it).
+	ok = [[False] * (len(ids) + 1) for _ in range(len(x) + 1)]
+	for j in range(len(ids) + 1):
+		ok[len(x)][j] = True
+	for i in range(len(x) - 1, -1, -1):
+		for j in range(len(ids) - 1, -1, -1):
+			t = ids[j]
+			ok[i][j] = ok[i][j + 1] or (x.startswith(t, i) and
+						     ok[i + len(t)][j + 1])
+	return ok[0][0]
 
 def local(p, x, unseen=True):
 	# A parameter or an automatic local of the function of the loop,
@@ -204,7 +233,7 @@ def local(p, x, unseen=True):
 	# function names (not a global in another block): nothing outside the
 	# function sees it.  A volatile object (by its type, or a typedef of
 	# the file or its local headers) may change between two reads: none
-	# is local.  With unseen (the iterators and the values the loop
+	# is local, nor is one declared with typeof (its type is unknown).  With unseen (the iterators and the values the loop
 	# builds, which must not be read after it): no macro of the file or of
 	# its local headers can name it, none that pastes tokens is used in
 	# the function, and no macro-like call is given it or names from
@@ -212,15 +241,31 @@ def local(p, x, unseen=True):
 	k = fkey(p) + (x,)
 	m = macros(p[0].file)
 	if (x not in names.get(fkey(p), {}) or k in hidden or
-	    any(w == "volatile" or w in m["vtypes"]
-		for t in names[fkey(p)][x] for w in t.split()) or
+	    any(w == "volatile" or w in m["vtypes"] or "typeof" in w
+		for t in names[fkey(p)][x] for w in re.split(r"[\s()]+", t)) or
 	    not uses.get(k, set()) <= local_uses):
 		return False
 	if not unseen:
 		return True
 	return (x not in m["body"] and not m["opaque"] and
 		fkey(p) not in pasted and
-		x not in macro_args.get(fkey(p), set()))
+		not any(formable(x, ids) for ids in macro_args.get(fkey(p), [])))
+
+def conditional_after(p):
+	# Whether a preprocessor conditional stands between the loop at p
+	# and the end of its function (the next line that starts with a
+	# closing brace): spatch parses one branch of it only, so a use of
+	# an iterator in another branch is not seen.
+	try:
+		lines = open(p[0].file, errors="replace").read().split("\n")
+	except OSError:
+		return True
+	for line in lines[int(p[0].line):]:
+		if line.startswith("}"):
+			return False
+		if re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", line):
+			return True
+	return False
 
 def fixed(p, x):
 	# A local that the function never writes (the mm, full).
@@ -247,7 +292,7 @@ ulong = frozenset(["unsigned long", "unsigned long int"])
 # A PTE pointer steps one PTE per ++: not a void * or char *.
 pte_pointer = frozenset(["pte_t *"])
 
-# Counts of a width the helper's unsigned int nr takes whole (an 8-bit
+# Counts of a width the unsigned int nr of the helper takes whole (an 8-bit
 # count of 0 runs the loop 256 times, the helper 2^32).
 int_types = frozenset(["int", "signed int", "signed", "unsigned int",
 		       "unsigned", "long", "long int", "signed long",
@@ -288,8 +333,13 @@ def invariant(p, e, it):
 def good(p):
 	return key(p) in found and key(p) not in bad
 
-def not_batch(e):
-	return not e.strip().startswith("folio_pte_batch")
+def batch_of(e, ptep):
+	# e counts the batch of PTE pointer ptep: folio_pte_batch(F, ptep,
+	# ...) or folio_pte_batch_flags(F, V, ptep, ...).
+	e = re.sub(r"\s*([(),])\s*", r" \1 ", " ".join(e.split()))
+	return bool(re.match(r"folio_pte_batch \( [^,()]+ , %s ," % re.escape(ptep), e) or
+		    re.match(r"folio_pte_batch_flags \( [^,()]+ , [^,()]+ , %s ,"
+			     % re.escape(ptep), e))
 
 //----------------------------------------------------------
 //  Parameters and locals of each function, and their uses
@@ -393,7 +443,7 @@ es << mcall.es;
 @@
 
 if macro_like(p, f):
-	macro_args.setdefault(fkey(p), set()).update(macro_names(str(es)))
+	macro_args.setdefault(fkey(p), []).append(macro_names(str(es)))
 
 // Names the function writes.
 
@@ -458,7 +508,7 @@ mm << r.mm;
 it = {nr, ptep, addr}
 if (all(local(p, x) for x in it) and typed(p, addr, ulong) and
     typed(p, ptep, pte_pointer) and typed(p, nr, int_types) and
-    invariant(p, mm, it)):
+    invariant(p, mm, it) and not conditional_after(p)):
 	found.add(key(p))
 
 @script:python@
@@ -478,13 +528,16 @@ if not invariant(p, full, {nr, ptep, addr}):
 
 @bad_entry exists@
 identifier fn;
+identifier r.nr, r.ptep;
 position r.p;
+expression E3, E4;
 statement S;
 @@
 
 fn(...)
 {
-	... when != \(folio_pte_batch\|folio_pte_batch_flags\)(...)
+	... when != nr = folio_pte_batch(E3, ptep, ...)
+	    when != nr = folio_pte_batch_flags(E3, E4, ptep, ...)
 	for@p (;;) S
 	...
 }
@@ -496,17 +549,37 @@ fn << bad_entry.fn;
 
 bad.add(key(p))
 
+@bad_count exists@
+identifier r.nr, r.ptep;
+position r.p, pm;
+expression E, E3, E4;
+statement S;
+@@
+
+nr@pm = E
+... when != nr = folio_pte_batch(E3, ptep, ...)
+    when != nr = folio_pte_batch_flags(E3, E4, ptep, ...)
+for@p (;;) S
+
+@script:python@
+p << r.p;
+ptep << r.ptep;
+pm << bad_count.pm;
+E << bad_count.E;
+@@
+
+# A count of another pointer's batch, or of no batch.
+if not batch_of(E, ptep):
+	bad.add(key(p))
+
 @bad_change exists@
 identifier r.nr, r.ptep;
 position r.p, pm;
-expression E : script:python() { not_batch(E) };
-expression E2;
+expression E, E2, E3, E4;
 statement S;
 @@
 
 (
-nr@pm = E
-|
 ptep@pm = E
 |
 \(nr@pm += E2\|nr@pm -= E2\|nr@pm *= E2\|nr@pm /= E2\|nr@pm <<= E2\|
@@ -517,7 +590,8 @@ ptep@pm = E
 \(ptep@pm += E2\|ptep@pm -= E2\|ptep@pm++\|ptep@pm--\|++ptep@pm\|
   --ptep@pm\|&ptep@pm\)
 )
-... when != \(folio_pte_batch\|folio_pte_batch_flags\)(...)
+... when != nr = folio_pte_batch(E3, ptep, ...)
+    when != nr = folio_pte_batch_flags(E3, E4, ptep, ...)
 for@p (;;) S
 
 @script:python@
@@ -534,12 +608,15 @@ if key(pm) != key(ps) and key(pm) != key(pn):
 // Nor may the loop run again, from an outer loop, without a new count.
 
 @bad_again exists@
+identifier r.nr, r.ptep;
 position r.p, q;
+expression E3, E4;
 statement S;
 @@
 
 for@p (;;) S
-... when != \(folio_pte_batch\|folio_pte_batch_flags\)(...)
+... when != nr = folio_pte_batch(E3, ptep, ...)
+    when != nr = folio_pte_batch_flags(E3, E4, ptep, ...)
 for@p@q (;;) S
 
 @script:python@

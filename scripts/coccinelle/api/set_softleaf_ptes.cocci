@@ -15,18 +15,23 @@
 //#   the body checks VM_WARN_ON(!pte_none(ptep_get(...))) on the PTE
 //#   right before writing it, or clear_full_ptes(), clear_ptes(),
 //#   clear_nonpresent_ptes(), get_and_clear_full_ptes() or
-//#   get_and_clear_ptes() cleared the same range right before the loop.
+//#   get_and_clear_ptes() (its value stored in a name, never back into
+//#   the range) cleared the same range right before the loop.
 //#   Other loops that would fit are reported, not converted;
 //# - its body does nothing but build the value and write it: the value is
-//#   built with make_pte_marker() of a loop-invariant marker, or with a
-//#   make_*_entry() of page_to_pfn(P + i) followed only by the swp-bit
+//#   built with make_pte_marker() of a loop-invariant marker, or with one
+//#   of make_readable_migration_entry(), _readable_exclusive_migration_,
+//#   _writable_migration_, _readable_device_private_,
+//#   _writable_device_private_ and make_device_exclusive_entry() of
+//#   page_to_pfn(P + i) followed only by the swp-bit
 //#   helpers (make_migration_entry_young/dirty(), swp_entry_to_pte(),
 //#   pte_swp_mksoft_dirty/mkuffd/mkexclusive()) under conditions that do
 //#   not depend on the loop;
 //# - what is hoisted out of the loop (the mm, the marker, P, the
 //#   conditions) reads only parameters and automatic locals of the
 //#   function that the loop does not change, none volatile, or
-//#   PTE_MARKER_* constants: no call, no side effect, no macro, and no
+//#   PTE_MARKER_UFFD_WP, _POISONED and _GUARD: no call, no side effect,
+//#   no macro, and no
 //#   read through a pointer in a condition, so nothing can depend on the
 //#   table being written; the mm's names are never written in the
 //#   function, and it reads at most one field, of a struct or through a
@@ -42,8 +47,13 @@
 //#   #ifdef branch); the address is an unsigned long, the PTE pointer a
 //#   pte_t * (a void * steps one byte), the index of a counted loop and
 //#   the count of a for (;;) loop at least 32 bits wide (int, long, u32,
-//#   size_t...: an 8-bit count of 0 runs the loop 256 times), in every
+//#   size_t...: an 8-bit count of 0 runs the loop 256 times; a count
+//#   above UINT_MAX, which no page table holds, would be cut to the
+//#   unsigned int of the helper), none declared with typeof, in every
 //#   declaration;
+//# - no preprocessor conditional stands between the loop and the end of
+//#   its function: spatch parses one branch of it, and a use of an
+//#   iterator in another would go unseen;
 //# - a for (;;) loop that control flow reaches again (inside a loop of
 //#   any kind, or through a goto) runs again from where it stopped: on
 //#   every path back to it, its pointer, address and count must each be
@@ -62,7 +72,11 @@
 //#   does, is not converted, nor is any loop of a file with an include
 //#   that a macro computes or a local header that cannot be read.
 //#   Function-like macros of system headers with lower-case names are
-//#   taken to use their arguments as functions do;
+//#   taken to use their arguments as functions do, but for those known to
+//#   write them (swap(), do_div(), get_user(), local_irq_save(), ...);
+//#   upper-case macros of system headers to name nothing of their own
+//#   beyond what they can paste from their arguments; an assertion the
+//#   file or its local headers define again is a macro like the others;
 //# - volatile, for these rules, is also what a typedef or a struct field
 //#   of the file or its local headers declares volatile.
 //# A loop writing the same swap entry into every PTE is not converted:
@@ -172,11 +186,13 @@ def macros(f):
 	# that paste their arguments (##) or expand to one that does (a use
 	# may name anything); opaque, a local header that could not be read
 	# or an include computed by a macro (then any macro may name
-	# anything); and what those files declare volatile: vtypes, the
-	# typedefs, vfields, the fields of each struct.
+	# anything); what those files declare volatile: vtypes, the
+	# typedefs, vfields, the fields of each struct; and defined, every
+	# macro they define.  An object-like macro that expands to a
+	# function-like one counts as one.
 	if f not in file_macros:
 		m = dict(fns=set(), body=set(), pasting=set(), opaque=False,
-			 vtypes=set(), vfields={})
+			 vtypes=set(), vfields={}, defined=set())
 		defs = {}
 		todo, seen = [f], set()
 		while todo:
@@ -201,6 +217,7 @@ def macros(f):
 				d = re.match(r"(\w+)(\(([^)]*)\))?(.*)", rest)
 				if not d:
 					continue
+				m["defined"].add(d.group(1))
 				params = set()
 				if d.group(2) is not None:
 					m["fns"].add(d.group(1))
@@ -219,14 +236,16 @@ def macros(f):
 						names = re.findall(r"(\w+)\s*(?:\[[^]]*\])?\s*(?::\s*\w+)?\s*(?:,|$)",
 								   member.strip())
 						m["vfields"].setdefault(st.group(1), set()).update(names)
-		# A macro that expands to a pasting macro pastes too.
+		# A macro that expands to a pasting one pastes too, and one
+		# that expands to a function-like one is called like it.
 		grown = True
 		while grown:
 			grown = False
 			for name, names in defs.items():
-				if name not in m["pasting"] and names & m["pasting"]:
-					m["pasting"].add(name)
-					grown = True
+				for kind in ("pasting", "fns"):
+					if name not in m[kind] and names & m[kind]:
+						m[kind].add(name)
+						grown = True
 		file_macros[f] = m
 	return file_macros[f]
 
@@ -238,24 +257,40 @@ plain_macros = frozenset(["BUG_ON", "WARN_ON", "WARN_ON_ONCE", "VM_BUG_ON",
 			  "VM_WARN_ON_ONCE_PAGE", "VM_WARN_ON_ONCE_VMA",
 			  "VM_WARN_ON_VMA"])
 
+# Lower-case kernel macros that write their arguments (or take their
+# address): not used as functions use them.
+writing_macros = frozenset(["swap", "do_div", "get_user", "put_user",
+			    "__get_user", "__put_user", "local_irq_save",
+			    "local_save_flags", "raw_local_irq_save",
+			    "spin_lock_irqsave", "raw_spin_lock_irqsave",
+			    "read_lock_irqsave", "write_lock_irqsave",
+			    "xchg", "cmpxchg", "try_cmpxchg"])
+
 def macro_like(p, f):
-	if f in plain_macros:
+	m = macros(p[0].file)
+	if f in plain_macros and f not in m["defined"]:
 		return False
-	if f in macros(p[0].file)["pasting"]:
+	if f in m["pasting"]:
 		pasted.add(fkey(p))
-	return (re.fullmatch(r"_*[A-Z][A-Z0-9_]*", f) or
-		f in macros(p[0].file)["fns"])
+	return (re.fullmatch(r"_*[A-Z][A-Z0-9_]*", f) or f in m["fns"] or
+		f in writing_macros)
 
 def macro_names(es):
-	# The names a macro-like call may form from its arguments: each
-	# identifier, and each run of up to three consecutive ones pasted
-	# (__PASTE(zap_, pte) forms zap_pte).
-	ids = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", es)
-	out = set(ids)
-	for i in range(len(ids)):
-		for j in range(i + 2, min(i + 4, len(ids) + 1)):
-			out.add("".join(ids[i:j]))
-	return out
+	# The identifiers of the arguments of a macro-like call, in order.
+	return re.findall(r"[A-Za-z_][A-Za-z0-9_]*", es)
+
+def formable(x, ids):
+	# Whether x is the concatenation of identifiers of ids taken in
+	# order (a pasting macro, __PASTE(__PASTE(a, b), c), may form it).
+	ok = [[False] * (len(ids) + 1) for _ in range(len(x) + 1)]
+	for j in range(len(ids) + 1):
+		ok[len(x)][j] = True
+	for i in range(len(x) - 1, -1, -1):
+		for j in range(len(ids) - 1, -1, -1):
+			t = ids[j]
+			ok[i][j] = ok[i][j + 1] or (x.startswith(t, i) and
+						     ok[i + len(t)][j + 1])
+	return ok[0][0]
 
 def local(p, x, unseen=True):
 	# A parameter or an automatic local of the function of the loop,
@@ -263,7 +298,7 @@ def local(p, x, unseen=True):
 	# function names (not a global in another block): nothing outside the
 	# function sees it.  A volatile object (by its type, or a typedef of
 	# the file or its local headers) may change between two reads: none
-	# is local.  With unseen (the iterators and the values the loop
+	# is local, nor is one declared with typeof (its type is unknown).  With unseen (the iterators and the values the loop
 	# builds, which must not be read after it): no macro of the file or of
 	# its local headers can name it, none that pastes tokens is used in
 	# the function, and no macro-like call is given it or names from
@@ -271,15 +306,31 @@ def local(p, x, unseen=True):
 	k = fkey(p) + (x,)
 	m = macros(p[0].file)
 	if (x not in names.get(fkey(p), {}) or k in hidden or
-	    any(w == "volatile" or w in m["vtypes"]
-		for t in names[fkey(p)][x] for w in t.split()) or
+	    any(w == "volatile" or w in m["vtypes"] or "typeof" in w
+		for t in names[fkey(p)][x] for w in re.split(r"[\s()]+", t)) or
 	    not uses.get(k, set()) <= local_uses):
 		return False
 	if not unseen:
 		return True
 	return (x not in m["body"] and not m["opaque"] and
 		fkey(p) not in pasted and
-		x not in macro_args.get(fkey(p), set()))
+		not any(formable(x, ids) for ids in macro_args.get(fkey(p), [])))
+
+def conditional_after(p):
+	# Whether a preprocessor conditional stands between the loop at p
+	# and the end of its function (the next line that starts with a
+	# closing brace): spatch parses one branch of it only, so a use of
+	# an iterator in another branch is not seen.
+	try:
+		lines = open(p[0].file, errors="replace").read().split("\n")
+	except OSError:
+		return True
+	for line in lines[int(p[0].line):]:
+		if line.startswith("}"):
+			return False
+		if re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", line):
+			return True
+	return False
 
 def fixed(p, x):
 	# A local that the function never writes (the mm).
@@ -624,7 +675,7 @@ es << mcall.es;
 @@
 
 if macro_like(p, f):
-	macro_args.setdefault(fkey(p), set()).update(macro_names(str(es)))
+	macro_args.setdefault(fkey(p), []).append(macro_names(str(es)))
 
 // Names the function writes.
 
@@ -689,7 +740,8 @@ it = {ptep, addr, nr}
 if (not all(local(p, x) for x in it) or not typed(p, addr, ulong) or
     not typed(p, ptep, pte_pointer) or not typed(p, nr, int_types) or
     not invariant(p, tokens(mm), it, fields=True) or
-    not invariant(p, tokens(M), it, consts=marker_names)):
+    not invariant(p, tokens(M), it, consts=marker_names) or
+    conditional_after(p)):
 	reject(p)
 assigned[key(p)] = it
 
@@ -715,7 +767,8 @@ proven.add(key(p))
 
 @mark_cleared@
 identifier mloop.ptep, mloop.addr, mloop.nr;
-expression mm, E, F;
+identifier E;
+expression mm, F;
 position mloop.p;
 position q;
 statement S;
@@ -855,7 +908,7 @@ S << idx.S;
 # nr == 0 would write nothing here but is not allowed for the helper.
 if (not count_ok(N) or not local(p, i) or not local(p, addr) or
     not typed(p, i, int_types) or not typed(p, addr, ulong) or
-    not invariant(p, tokens(A), {i, addr})):
+    not invariant(p, tokens(A), {i, addr}) or conditional_after(p)):
 	reject(p)
 else:
 	changed = check_body(p, S, i, addr, idents(A))
@@ -866,7 +919,8 @@ else:
 
 @idx_cleared@
 identifier ptep;
-expression idx.A, idx.N, mm, E, F;
+identifier E;
+expression idx.A, idx.N, mm, F;
 position idx.p;
 statement S;
 @@

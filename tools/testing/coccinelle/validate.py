@@ -363,8 +363,8 @@ def hasher(typ, name):
     if t.endswith("*"):
         return "h = cv_hash_ptr(h, %s);" % name
     if t.endswith("[]"):
-        return "h = cv_hash(h, %s, sizeof(%s));" % (name, name)
-    return "h = cv_hash(h, &%s, sizeof(%s));" % (name, name)
+        return "h = cv_hash(h, (const void *)%s, sizeof(%s));" % (name, name)
+    return "h = cv_hash(h, (const void *)&%s, sizeof(%s));" % (name, name)
 
 
 class Unsupported(Exception):

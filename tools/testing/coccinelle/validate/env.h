@@ -132,6 +132,18 @@ static void trace_guard(unsigned long addr, int i)
 	cv_record("trace_guard", i);
 }
 
+/* include/linux/minmax.h */
+#ifndef swap
+#define swap(a, b) \
+	do { typeof(a) __tmp = (a); (a) = (b); (b) = __tmp; } while (0)
+#endif
+
+static unsigned long guard_end(struct mm_struct *mm, unsigned long addr)
+{
+	cv_record("guard_end", addr);
+	return addr;
+}
+
 /* A progress counter kept by address, read back by report_progress(). */
 static int *cv_progress;
 
