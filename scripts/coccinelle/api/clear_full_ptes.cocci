@@ -8,7 +8,8 @@
 //#	for (;;) { ptep_get_and_clear_full(mm, addr, ptep, full);
 //#		   if (--nr == 0) break; ptep++; addr += PAGE_SIZE; }
 //# (or with ptep_get_and_clear()), where nr and ptep are the count
-//# returned by folio_pte_batch() or folio_pte_batch_flags() and the PTE
+//# returned by folio_pte_batch() or folio_pte_batch_flags() (assigned, or
+//# the value of nr's declaration) and the PTE
 //# pointer passed to it, unchanged in between on every path (no
 //# assignment, compound assignment, increment, decrement or address
 //# taken; the batch of another pointer does not count again).  That is what proves the helper's contract: present PTEs of
@@ -472,6 +473,7 @@ if key(p) not in declared_at:
 @r exists@
 identifier nr, ptep, addr;
 expression mm, full, E, E1, E2;
+type T;
 position p, ps, pn;
 @@
 
@@ -479,6 +481,10 @@ position p, ps, pn;
 nr = folio_pte_batch(E1, ptep, ...);
 |
 nr = folio_pte_batch_flags(E1, E2, ptep, ...);
+|
+T nr = folio_pte_batch(E1, ptep, ...);
+|
+T nr = folio_pte_batch_flags(E1, E2, ptep, ...);
 )
 ... when != nr = E
     when != ptep = E
