@@ -23,8 +23,9 @@
 //#   of make_readable_migration_entry(), _readable_exclusive_migration_,
 //#   _writable_migration_, _readable_device_private_,
 //#   _writable_device_private_ and make_device_exclusive_entry() of
-//#   page_to_pfn(P + i) followed only by the swp-bit
-//#   helpers (make_migration_entry_young/dirty(), swp_entry_to_pte(),
+//#   page_to_pfn(P + i) or page_to_pfn(folio_page(F, i)) followed only
+//#   by the swp-bit helpers (make_migration_entry_young/dirty(),
+//#   swp_entry_to_pte(),
 //#   pte_swp_mksoft_dirty/mkuffd/mkexclusive()) under conditions that do
 //#   not depend on the loop;
 //# - what is hoisted out of the loop (the mm, the marker, P, the
@@ -476,7 +477,17 @@ class Body:
 		pos = expect(t, pos + 1, "=")
 		f = t[pos]
 		if f in makers:
-			seq = t[pos + 1:pos + 10]
+			# page_to_pfn(P + i) or page_to_pfn(folio_page(F, i)):
+			# the pfn of page i of P or of folio F.
+			seq = t[pos + 1:pos + 13]
+			if seq[:4] == ["(", "page_to_pfn", "(", "folio_page"]:
+				if (len(seq) != 12 or seq[4] != "(" or
+				    not ident.match(seq[5]) or seq[5] in self.bound or
+				    not local(self.p, seq[5], False) or
+				    seq[6:] != [",", self.i, ")", ")", ")", ";"]):
+					raise Reject()
+				return pos + 13, x
+			seq = seq[:9]
 			if (len(seq) != 9 or seq[:3] != ["(", "page_to_pfn", "("] or
 			    not ident.match(seq[3]) or seq[3] in self.bound or
 			    not local(self.p, seq[3], False) or
@@ -1039,14 +1050,19 @@ position p : script:python() { good(p) };
 
 @depends on patch && !context && !org && !report@
 identifier i, addr, ptep, v, mk;
-expression A, N, mm, P;
+expression A, N, mm, P, F;
 position p : script:python() { good(p) };
 @@
 
 - for@p (i = 0, addr = A; i < N; \(i++\|++i\|i += 1\), addr += PAGE_SIZE) {
 	<...
+(
 -	mk(page_to_pfn(P + i))
 +	mk(page_to_pfn(P))
+|
+-	mk(page_to_pfn(folio_page(F, i)))
++	mk(page_to_pfn(folio_page(F, 0)))
+)
 	...>
 -	VM_WARN_ON(!pte_none(ptep_get(ptep + i)));
 -	set_pte_at(mm, addr, ptep + i, v);
@@ -1055,14 +1071,19 @@ position p : script:python() { good(p) };
 
 @depends on patch && !context && !org && !report@
 identifier i, addr, ptep, v, mk;
-expression A, N, mm, P;
+expression A, N, mm, P, F;
 position p : script:python() { good(p) };
 @@
 
 - for@p (i = 0, addr = A; i < N; \(i++\|++i\|i += 1\), addr += PAGE_SIZE) {
 	<...
+(
 -	mk(page_to_pfn(P + i))
 +	mk(page_to_pfn(P))
+|
+-	mk(page_to_pfn(folio_page(F, i)))
++	mk(page_to_pfn(folio_page(F, 0)))
+)
 	...>
 -	set_pte_at(mm, addr, ptep + i, v);
 +	set_softleaf_ptes(mm, A, ptep, v, N);

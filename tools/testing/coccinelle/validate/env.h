@@ -58,6 +58,11 @@ struct walk {
 #define __PASTE(a, b)	___PASTE(a, b)
 #endif
 
+/* include/linux/mm.h: the model's pages of a folio are consecutive. */
+#ifndef folio_page
+#define folio_page(folio, n)	(&(folio)->page + (n))
+#endif
+
 /* include/linux/mm.h */
 static inline pte_t mk_pte(struct page *page, pgprot_t prot)
 {
