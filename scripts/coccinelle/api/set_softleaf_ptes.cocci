@@ -13,6 +13,7 @@
 //# - the target PTEs are none, as set_softleaf_ptes() requires (the arm64
 //#   override does not unfold a contpte block the way set_pte_at() does):
 //#   the body checks VM_WARN_ON(!pte_none(ptep_get(...))) on the PTE
+//#   (PTE i of a counted loop: ptep + i or &ptep[i])
 //#   right before writing it, or clear_full_ptes(), clear_ptes(),
 //#   clear_nonpresent_ptes(), get_and_clear_full_ptes() or
 //#   get_and_clear_ptes() (its value stored in a name, never back into
@@ -522,6 +523,7 @@ class Body:
 	def check(self):
 		t = self.toks
 		# The last statement: set_pte_at ( mm , addr , ptep + i , v ) ;
+		# or with & ptep [ i ].
 		if len(t) < 14 or t[-1] != ";" or t[-2] != ")":
 			raise Reject()
 		start = len(t) - 1 - t[::-1].index("set_pte_at")
@@ -533,21 +535,28 @@ class Body:
 			raise Reject()
 		mm = w[2:comma[0]]
 		rest = w[comma[0] + 1:]
-		if rest[:2] != [self.addr, ","] or rest[3:6] != ["+", self.i, ","]:
+		# PTE i is ptep + i or &ptep[i].
+		if rest[:2] != [self.addr, ","]:
 			raise Reject()
-		self.ptep = rest[2]
+		if rest[3:6] == ["+", self.i, ","]:
+			self.ptep, value = rest[2], rest[6:-2]
+			pte_i = [self.ptep, "+", self.i]
+		elif rest[2:3] == ["&"] and rest[4:8] == ["[", self.i, "]", ","]:
+			self.ptep, value = rest[3], rest[8:-2]
+			pte_i = ["&", self.ptep, "[", self.i, "]"]
+		else:
+			raise Reject()
 		if (not ident.match(self.ptep) or self.ptep in self.bound or
 		    not local(self.p, self.ptep) or
 		    not typed(self.p, self.ptep, pte_pointer)):
 			raise Reject()
-		value = rest[6:-2]
 		if not invariant(self.p, mm, self.bound | {self.ptep},
 				 fields=True):
 			raise Reject()
 		self.fixed = self.fixed | {self.ptep} | idents(" ".join(mm))
 		# The check that the target is none, right before the write.
-		warn = ["VM_WARN_ON", "(", "!", "pte_none", "(", "ptep_get",
-			"(", self.ptep, "+", self.i, ")", ")", ")", ";"]
+		warn = (["VM_WARN_ON", "(", "!", "pte_none", "(", "ptep_get", "("] +
+			pte_i + [")", ")", ")", ";"])
 		if start >= len(warn) and t[start - len(warn):start] == warn:
 			start -= len(warn)
 			self.checked = True
@@ -965,7 +974,7 @@ position idx.p;
 
 for@p (...;...;...) {
 	...
-	set_pte_at(mm, addr, ptep + i, V);
+	set_pte_at(mm, addr, \(ptep + i\|&ptep[i]\), V);
 }
 
 @script:python@
@@ -1040,10 +1049,10 @@ position p : script:python() { good(p) };
 
 - for@p (i = 0, addr = A; i < N; \(i++\|++i\|i += 1\), addr += PAGE_SIZE) {
 (
--	VM_WARN_ON(!pte_none(ptep_get(ptep + i)));
--	set_pte_at(mm, addr, ptep + i, make_pte_marker(E));
+-	VM_WARN_ON(!pte_none(ptep_get(\(ptep + i\|&ptep[i]\))));
+-	set_pte_at(mm, addr, \(ptep + i\|&ptep[i]\), make_pte_marker(E));
 |
--	set_pte_at(mm, addr, ptep + i, make_pte_marker(E));
+-	set_pte_at(mm, addr, \(ptep + i\|&ptep[i]\), make_pte_marker(E));
 )
 - }
 + set_softleaf_ptes(mm, A, ptep, make_pte_marker(E), N);
@@ -1064,8 +1073,8 @@ position p : script:python() { good(p) };
 +	mk(page_to_pfn(folio_page(F, 0)))
 )
 	...>
--	VM_WARN_ON(!pte_none(ptep_get(ptep + i)));
--	set_pte_at(mm, addr, ptep + i, v);
+-	VM_WARN_ON(!pte_none(ptep_get(\(ptep + i\|&ptep[i]\))));
+-	set_pte_at(mm, addr, \(ptep + i\|&ptep[i]\), v);
 +	set_softleaf_ptes(mm, A, ptep, v, N);
 - }
 
@@ -1085,7 +1094,7 @@ position p : script:python() { good(p) };
 +	mk(page_to_pfn(folio_page(F, 0)))
 )
 	...>
--	set_pte_at(mm, addr, ptep + i, v);
+-	set_pte_at(mm, addr, \(ptep + i\|&ptep[i]\), v);
 +	set_softleaf_ptes(mm, A, ptep, v, N);
 - }
 
