@@ -12,7 +12,10 @@
 //# the value of nr's declaration) and the PTE
 //# pointer passed to it, unchanged in between on every path (no
 //# assignment, compound assignment, increment, decrement or address
-//# taken; the batch of another pointer does not count again).  That is what proves the helper's contract: present PTEs of
+//# taken; the batch of another pointer does not count again), the count
+//# and the pointer each declared once in the function (the checks follow
+//# names: a declaration in an inner block would be another variable of
+//# the same name).  That is what proves the helper's contract: present PTEs of
 //# consecutive pages of one folio, in one page table, nr >= 1.  A loop
 //# whose count, pointer or address is used on any path after it, that
 //# an outer loop can run again without a new count, or that keeps the old
@@ -78,6 +81,7 @@ macro_args = {}		# (file, function) -> names passed to macro-like calls
 file_macros = {}	# file -> what its macros can name (see macros())
 pasted = set()		# (file, function): uses a macro that pastes tokens
 written = set()		# (file, function, name): assigned, incremented...
+decls = {}		# (file, function, name) -> declarations and parameters
 declared_at = set()	# positions of the names of declarations
 
 def key(p):
@@ -87,8 +91,10 @@ def fkey(p):
 	return (p[0].file, p[0].current_element)
 
 def declare(p, x, t):
-	# Blocks may declare the same name: every declaration is kept.
+	# Blocks may declare the same name: every declaration is kept, and
+	# counted.
 	names.setdefault(fkey(p), {}).setdefault(x, set()).add(" ".join(t.split()))
+	decls[fkey(p) + (x,)] = decls.get(fkey(p) + (x,), 0) + 1
 
 def idents(e):
 	return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", e))
@@ -511,8 +517,14 @@ addr << r.addr;
 mm << r.mm;
 @@
 
+# The count and the pointer declared once: the batch is tied to the
+# loop by their names, and a declaration in an inner block (a shadowing
+# count or pointer) would be another variable of the same name.  (A
+# second address only makes the checks after the loop stricter.)
 it = {nr, ptep, addr}
-if (all(local(p, x) for x in it) and typed(p, addr, ulong) and
+if (all(local(p, x) for x in it) and
+    all(decls.get(fkey(p) + (x,)) == 1 for x in (nr, ptep)) and
+    typed(p, addr, ulong) and
     typed(p, ptep, pte_pointer) and typed(p, nr, int_types) and
     invariant(p, mm, it) and not conditional_after(p)):
 	found.add(key(p))

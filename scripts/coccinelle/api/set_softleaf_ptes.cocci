@@ -7,13 +7,15 @@
 /// the offset of an offset-carrying entry (swap, migration, device private
 /// or exclusive) by one per PTE, keeping its swp bits, so a loop converts
 /// when it writes either a constant marker, or an entry built for page
-/// P + i in PTE i of a loop of a constant, non-zero number of PTEs.
+/// P + i (or page i of folio F) in PTE i of a loop of a constant,
+/// non-zero number of PTEs.
 ///
 //# A loop is converted only when the result is provably the same:
 //# - the target PTEs are none, as set_softleaf_ptes() requires (the arm64
 //#   override does not unfold a contpte block the way set_pte_at() does):
 //#   the body checks VM_WARN_ON(!pte_none(ptep_get(...))) on the PTE
-//#   (PTE i of a counted loop: ptep + i or &ptep[i])
+//#   (PTE i of a counted loop: ptep + i or &ptep[i], the same form as
+//#   the write)
 //#   right before writing it, or clear_full_ptes(), clear_ptes(),
 //#   clear_nonpresent_ptes(), get_and_clear_full_ptes() or
 //#   get_and_clear_ptes() (its value stored in a name, never back into
@@ -29,7 +31,7 @@
 //#   swp_entry_to_pte(),
 //#   pte_swp_mksoft_dirty/mkuffd/mkexclusive()) under conditions that do
 //#   not depend on the loop;
-//# - what is hoisted out of the loop (the mm, the marker, P, the
+//# - what is hoisted out of the loop (the mm, the marker, P or F, the
 //#   conditions) reads only parameters and automatic locals of the
 //#   function that the loop does not change, none volatile, or
 //#   PTE_MARKER_UFFD_WP, _POISONED and _GUARD: no call, no side effect,
