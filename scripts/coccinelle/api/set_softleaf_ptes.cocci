@@ -21,6 +21,10 @@
 //#   get_and_clear_ptes() (its value stored in a name, never back into
 //#   the range) cleared the same range right before the loop.
 //#   Other loops that would fit are reported, not converted;
+//# - the loop is for (;;), stepping the pointer, the address and the
+//#   count; for (i = 0, addr = A; i < N; i++, addr += PAGE_SIZE); or
+//#   for (int i = 0; i < N; i++, addr += PAGE_SIZE), the helper then
+//#   starting at the address the loop starts at; N a constant;
 //# - its body does nothing but build the value and write it: the value is
 //#   built with make_pte_marker() of a loop-invariant marker, or with one
 //#   of make_readable_migration_entry(), _readable_exclusive_migration_,
@@ -632,6 +636,27 @@ T << decl.T;
 declare(p, x, T)
 declared_at.add(key(p))
 
+// A declaration in the first clause of a for loop, for (int i = 0; ...).
+
+@fordecl@
+identifier x;
+type T;
+expression E;
+position p;
+statement S;
+@@
+
+for (T x@p = E; ...; ...) S
+
+@script:python@
+p << fordecl.p;
+x << fordecl.x;
+T << fordecl.T;
+@@
+
+declare(p, x, T)
+declared_at.add(key(p))
+
 @hid@
 identifier x;
 type T;
@@ -987,6 +1012,87 @@ ptep << idx_target.ptep;
 if (key(p), ptep) in cleared:
 	proven.add(key(p))
 
+// The same with the index declared by the loop, for (int i = 0; ...),
+// from the address the loop steps: the helper starts where it starts.
+
+@idx99@
+identifier i, addr;
+expression N;
+type T;
+position p;
+statement S;
+@@
+
+for@p (T i = 0; i < N; \(i++\|++i\|i += 1\), addr += PAGE_SIZE) S
+
+@script:python@
+p << idx99.p;
+i << idx99.i;
+addr << idx99.addr;
+N << idx99.N;
+S << idx99.S;
+@@
+
+if (not count_ok(N) or not local(p, i) or not local(p, addr) or
+    not typed(p, i, int_types) or not typed(p, addr, ulong) or
+    conditional_after(p)):
+	reject(p)
+else:
+	changed = check_body(p, S, i, addr, set())
+	if changed is None:
+		reject(p)
+	else:
+		assigned[key(p)] = {i, addr} | changed
+
+@idx99_cleared@
+identifier ptep, idx99.addr, j;
+identifier E;
+expression idx99.N, mm, F, E0;
+type T;
+position idx99.p;
+statement S;
+@@
+
+(
+clear_full_ptes(mm, addr, ptep, N, F);
+|
+clear_ptes(mm, addr, ptep, N);
+|
+clear_nonpresent_ptes(mm, addr, ptep, N);
+|
+E = get_and_clear_full_ptes(mm, addr, ptep, N, F);
+|
+E = get_and_clear_ptes(mm, addr, ptep, N);
+)
+for@p (T j = E0; ...; ...) S
+
+@script:python@
+p << idx99.p;
+ptep << idx99_cleared.ptep;
+@@
+
+cleared.add((key(p), ptep))
+
+@idx99_target@
+identifier idx99.i, idx99.addr, ptep;
+expression mm, V, E0;
+type T;
+position idx99.p;
+@@
+
+for@p (T i = E0; ...; ...) {
+	...
+	set_pte_at(mm, addr, \(ptep + i\|&ptep[i]\), V);
+}
+
+@script:python@
+p << idx99.p;
+ptep << idx99_target.ptep;
+@@
+
+if (key(p), ptep) in cleared:
+	proven.add(key(p))
+
 //----------------------------------------------------------
 //  Nothing the loop changes is used after it
 //----------------------------------------------------------
@@ -994,10 +1100,17 @@ if (key(p), ptep) in cleared:
 @after exists@
 position p : script:python() { key(p) in assigned };
 identifier x : script:python() { watched(x) };
+identifier j;
+type T;
+expression E0;
 statement S;
 @@
 
+(
 for@p (...;...;...) S
+|
+for@p (T j = E0; ...; ...) S
+)
 ...
 x
 
@@ -1100,6 +1213,51 @@ position p : script:python() { good(p) };
 +	set_softleaf_ptes(mm, A, ptep, v, N);
 - }
 
+// The index declared by the loop.
+
+@depends on patch && !context && !org && !report@
+identifier i, addr, ptep;
+expression N, mm, E;
+type T;
+position p : script:python() { good(p) };
+@@
+
+- for@p (T i = 0; i < N; \(i++\|++i\|i += 1\), addr += PAGE_SIZE) {
+(
+-	VM_WARN_ON(!pte_none(ptep_get(\(ptep + i\|&ptep[i]\))));
+-	set_pte_at(mm, addr, \(ptep + i\|&ptep[i]\), make_pte_marker(E));
+|
+-	set_pte_at(mm, addr, \(ptep + i\|&ptep[i]\), make_pte_marker(E));
+)
+- }
++ set_softleaf_ptes(mm, addr, ptep, make_pte_marker(E), N);
+
+@depends on patch && !context && !org && !report@
+identifier i, addr, ptep, v, mk;
+expression N, mm, P, F;
+type T;
+position p : script:python() { good(p) };
+@@
+
+- for@p (T i = 0; i < N; \(i++\|++i\|i += 1\), addr += PAGE_SIZE) {
+	<...
+(
+-	mk(page_to_pfn(P + i))
++	mk(page_to_pfn(P))
+|
+-	mk(page_to_pfn(folio_page(F, i)))
++	mk(page_to_pfn(folio_page(F, 0)))
+)
+	...>
+(
+-	VM_WARN_ON(!pte_none(ptep_get(\(ptep + i\|&ptep[i]\))));
+-	set_pte_at(mm, addr, \(ptep + i\|&ptep[i]\), v);
+|
+-	set_pte_at(mm, addr, \(ptep + i\|&ptep[i]\), v);
+)
++	set_softleaf_ptes(mm, addr, ptep, v, N);
+- }
+
 // The loop was the last user of its iterators.
 
 @depends on patch && !context && !org && !report@
@@ -1132,10 +1290,17 @@ fn(...)
 
 @depends on context && !patch && !org && !report@
 position p : script:python() { good(p) };
+identifier j;
+type T;
+expression E0;
 statement S;
 @@
 
+(
 * for@p (...;...;...) S
+|
+* for@p (T j = E0; ...; ...) S
+)
 
 //----------------------------------------------------------
 //  For org and report mode
@@ -1143,10 +1308,17 @@ statement S;
 
 @r depends on (org || report) && !context && !patch@
 position p : script:python() { good(p) or unproven(p) };
+identifier j;
+type T;
+expression E0;
 statement S;
 @@
 
+(
 for@p (...;...;...) S
+|
+for@p (T j = E0; ...; ...) S
+)
 
 @script:python depends on report@
 p << r.p;
