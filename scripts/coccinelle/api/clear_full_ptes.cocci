@@ -134,7 +134,7 @@ def macros(f):
 	# function-like one counts as one.
 	if f not in file_macros:
 		m = dict(fns=set(), body=set(), pasting=set(), opaque=False,
-			 vtypes=set(), vfields={}, defined=set())
+			 vtypes=set(), vfields={}, defined=set(), typedefs=set())
 		defs = {}
 		todo, seen = [f], set()
 		while todo:
@@ -170,6 +170,7 @@ def macros(f):
 				defs[d.group(1)] = set(re.findall(r"[A-Za-z_]\w*", b)) - params
 				m["body"] |= defs[d.group(1)]
 			for t in re.finditer(r"\btypedef\b([^;{}]*)\b(\w+)\s*;", text):
+				m["typedefs"].add(t.group(2))
 				if re.search(r"\bvolatile\b", t.group(1)):
 					m["vtypes"].add(t.group(2))
 			for st in re.finditer(r"\bstruct\s+(\w+)\s*\{([^{}]*)\}", text):
@@ -259,10 +260,11 @@ def local(p, x, unseen=True):
 		not any(formable(x, ids) for ids in macro_args.get(fkey(p), [])))
 
 def conditional_after(p):
-	# Whether a preprocessor conditional stands between the loop at p
-	# and the end of its function (the next line that starts with a
-	# closing brace): spatch parses one branch of it only, so a use of
-	# an iterator in another branch is not seen.
+	# Whether a preprocessor conditional or a statement expression stands
+	# between the loop at p and the end of its function (the next line
+	# that starts with a closing brace): spatch parses one branch of a
+	# conditional only, and the checks after the loop do not look into
+	# ({ ... }), so a use of an iterator there is not seen.
 	try:
 		lines = open(p[0].file, errors="replace").read().split("\n")
 	except OSError:
@@ -270,7 +272,8 @@ def conditional_after(p):
 	for line in lines[int(p[0].line):]:
 		if line.startswith("}"):
 			return False
-		if re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", line):
+		if (re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", line) or
+		    "({" in line):
 			return True
 	return False
 
@@ -290,9 +293,14 @@ def field_ok(p, x, op, field):
 			for o in ok))
 
 def typed(p, x, types):
-	# Every declaration of the name has one of these types.
+	# Every declaration of the name has one of these types, none of
+	# whose words the file or its local headers typedef or define anew
+	# (a u32 that is an unsigned char).
 	t = names.get(fkey(p), {}).get(x, set())
-	return bool(t) and t <= types
+	m = macros(p[0].file)
+	return (bool(t) and t <= types and
+		not any(w in m["typedefs"] or w in m["defined"]
+			for u in t for w in u.split()))
 
 ulong = frozenset(["unsigned long", "unsigned long int"])
 

@@ -24,7 +24,10 @@
 //# - the loop is for (;;), stepping the pointer, the address and the
 //#   count; for (i = 0, addr = A; i < N; i++, addr += PAGE_SIZE); or
 //#   for (int i = 0; i < N; i++, addr += PAGE_SIZE), the helper then
-//#   starting at the address the loop starts at; N a constant;
+//#   starting at the address the loop starts at (such a loop reached
+//#   again would go on from where its address stopped: the use of the
+//#   address in its own header refuses it); N a constant, i and addr
+//#   two names;
 //# - its body does nothing but build the value and write it: the value is
 //#   built with make_pte_marker() of a loop-invariant marker, or with one
 //#   of make_readable_migration_entry(), _readable_exclusive_migration_,
@@ -200,7 +203,7 @@ def macros(f):
 	# function-like one counts as one.
 	if f not in file_macros:
 		m = dict(fns=set(), body=set(), pasting=set(), opaque=False,
-			 vtypes=set(), vfields={}, defined=set())
+			 vtypes=set(), vfields={}, defined=set(), typedefs=set())
 		defs = {}
 		todo, seen = [f], set()
 		while todo:
@@ -236,6 +239,7 @@ def macros(f):
 				defs[d.group(1)] = set(re.findall(r"[A-Za-z_]\w*", b)) - params
 				m["body"] |= defs[d.group(1)]
 			for t in re.finditer(r"\btypedef\b([^;{}]*)\b(\w+)\s*;", text):
+				m["typedefs"].add(t.group(2))
 				if re.search(r"\bvolatile\b", t.group(1)):
 					m["vtypes"].add(t.group(2))
 			for st in re.finditer(r"\bstruct\s+(\w+)\s*\{([^{}]*)\}", text):
@@ -325,10 +329,11 @@ def local(p, x, unseen=True):
 		not any(formable(x, ids) for ids in macro_args.get(fkey(p), [])))
 
 def conditional_after(p):
-	# Whether a preprocessor conditional stands between the loop at p
-	# and the end of its function (the next line that starts with a
-	# closing brace): spatch parses one branch of it only, so a use of
-	# an iterator in another branch is not seen.
+	# Whether a preprocessor conditional or a statement expression stands
+	# between the loop at p and the end of its function (the next line
+	# that starts with a closing brace): spatch parses one branch of a
+	# conditional only, and the checks after the loop do not look into
+	# ({ ... }), so a use of an iterator there is not seen.
 	try:
 		lines = open(p[0].file, errors="replace").read().split("\n")
 	except OSError:
@@ -336,7 +341,8 @@ def conditional_after(p):
 	for line in lines[int(p[0].line):]:
 		if line.startswith("}"):
 			return False
-		if re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", line):
+		if (re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", line) or
+		    "({" in line):
 			return True
 	return False
 
@@ -367,9 +373,14 @@ ulong = frozenset(["unsigned long", "unsigned long int"])
 pte_pointer = frozenset(["pte_t *"])
 
 def typed(p, x, types):
-	# Every declaration of the name has one of these types.
+	# Every declaration of the name has one of these types, none of
+	# whose words the file or its local headers typedef or define anew
+	# (a u32 that is an unsigned char).
 	t = names.get(fkey(p), {}).get(x, set())
-	return bool(t) and t <= types
+	m = macros(p[0].file)
+	return (bool(t) and t <= types and
+		not any(w in m["typedefs"] or w in m["defined"]
+			for u in t for w in u.split()))
 
 def scalar(p, x):
 	return all("*" not in t and "[" not in t and
@@ -953,7 +964,7 @@ S << idx.S;
 @@
 
 # nr == 0 would write nothing here but is not allowed for the helper.
-if (not count_ok(N) or not local(p, i) or not local(p, addr) or
+if (i == addr or not count_ok(N) or not local(p, i) or not local(p, addr) or
     not typed(p, i, int_types) or not typed(p, addr, ulong) or
     not invariant(p, tokens(A), {i, addr}) or conditional_after(p)):
 	reject(p)
@@ -1033,7 +1044,7 @@ N << idx99.N;
 S << idx99.S;
 @@
 
-if (not count_ok(N) or not local(p, i) or not local(p, addr) or
+if (i == addr or not count_ok(N) or not local(p, i) or not local(p, addr) or
     not typed(p, i, int_types) or not typed(p, addr, ulong) or
     conditional_after(p)):
 	reject(p)

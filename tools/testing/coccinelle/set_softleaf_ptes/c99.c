@@ -2,8 +2,9 @@
 /*
  * Counted loops that declare their index, for (int i = 0; ...), and step
  * an address they do not set: the helper starts at the address the loop
- * starts at.  Converted, but for an address used after the loop and a
- * count that is not a constant.
+ * starts at.  Converted, but for an address used after the loop (in a
+ * statement expression too), a count that is not a constant, and an
+ * index that is the address.
  */
 static void c99_guards(struct mm_struct *mm, pte_t *pte, unsigned long addr)
 {
@@ -45,5 +46,22 @@ static void c99_count(struct mm_struct *mm, pte_t *pte, unsigned long addr,
 	for (int i = 0; i < nr; i++, addr += PAGE_SIZE) {
 		VM_WARN_ON(!pte_none(ptep_get(pte + i)));
 		set_pte_at(mm, addr, pte + i, make_pte_marker(PTE_MARKER_GUARD));
+	}
+}
+
+static void c99_stmt_expr(struct mm_struct *mm, pte_t *pte, unsigned long addr)
+{
+	for (int i = 0; i < PTRS_PER_PTE; i++, addr += PAGE_SIZE) {
+		VM_WARN_ON(!pte_none(ptep_get(pte + i)));
+		set_pte_at(mm, addr, pte + i, make_pte_marker(PTE_MARKER_GUARD));
+	}
+	trace_zap(({ addr; }));
+}
+
+static void c99_same(struct mm_struct *mm, pte_t *pte, unsigned long a)
+{
+	for (unsigned long a = 0; a < 512; a++, a += PAGE_SIZE) {
+		VM_WARN_ON(!pte_none(ptep_get(pte + a)));
+		set_pte_at(mm, a, pte + a, make_pte_marker(PTE_MARKER_GUARD));
 	}
 }
