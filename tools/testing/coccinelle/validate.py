@@ -115,6 +115,20 @@ def blank_preprocessor(text):
     return "\n".join(out)
 
 
+def matching(text, i, op, cl):
+    """The index of the @cl that closes the @op at @text[@i] (the end of
+    @text if none does)."""
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] == op:
+            depth += 1
+        elif text[j] == cl:
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(text)
+
+
 def top_level(text):
     """The top-level items of C source @text: ("function", header, body
     span) and ("declaration", text) in order."""
@@ -126,15 +140,7 @@ def top_level(text):
             if depth == 0:
                 head = clean[start:i]
                 if head.rstrip().endswith(")") and "=" not in head:
-                    j, d = i, 0
-                    while j < len(clean):
-                        if clean[j] == "{":
-                            d += 1
-                        elif clean[j] == "}":
-                            d -= 1
-                            if d == 0:
-                                break
-                        j += 1
+                    j = matching(clean, i, "{", "}")
                     items.append(("function", head, (start, j + 1)))
                     start = i = j + 1
                     continue
@@ -197,15 +203,7 @@ def functions(text):
         head = " ".join(item[1].split())
         head = re.sub(r"__attribute__\s*\(\(.*?\)\)", " ", head)
         j = head.find("(")
-        depth, k = 0, j
-        while k < len(head):
-            if head[k] == "(":
-                depth += 1
-            elif head[k] == ")":
-                depth -= 1
-                if depth == 0:
-                    break
-            k += 1
+        k = matching(head, j, "(", ")")
         pre, params = head[:j].strip(), head[j + 1:k]
         m = re.match(r"^(.*?)\b([A-Za-z_]\w*)$", pre)
         if not m or m.group(2) in KEYWORDS or not m.group(1).strip():
