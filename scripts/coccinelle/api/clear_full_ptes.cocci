@@ -259,7 +259,7 @@ def local(p, x, unseen=True):
 		fkey(p) not in pasted and
 		not any(formable(x, ids) for ids in macro_args.get(fkey(p), [])))
 
-def conditional_after(p):
+def unseen_after(p):
 	# Whether a preprocessor conditional or a statement expression stands
 	# between the loop at p and the end of its function (the next line
 	# that starts with a closing brace): spatch parses one branch of a
@@ -534,7 +534,7 @@ if (all(local(p, x) for x in it) and
     all(decls.get(fkey(p) + (x,)) == 1 for x in (nr, ptep)) and
     typed(p, addr, ulong) and
     typed(p, ptep, pte_pointer) and typed(p, nr, int_types) and
-    invariant(p, mm, it) and not conditional_after(p)):
+    invariant(p, mm, it) and not unseen_after(p)):
 	found.add(key(p))
 
 @script:python@

@@ -328,7 +328,7 @@ def local(p, x, unseen=True):
 		fkey(p) not in pasted and
 		not any(formable(x, ids) for ids in macro_args.get(fkey(p), [])))
 
-def conditional_after(p):
+def unseen_after(p):
 	# Whether a preprocessor conditional or a statement expression stands
 	# between the loop at p and the end of its function (the next line
 	# that starts with a closing brace): spatch parses one branch of a
@@ -799,7 +799,7 @@ if (not all(local(p, x) for x in it) or not typed(p, addr, ulong) or
     not typed(p, ptep, pte_pointer) or not typed(p, nr, int_types) or
     not invariant(p, tokens(mm), it, fields=True) or
     not invariant(p, tokens(M), it, consts=marker_names) or
-    conditional_after(p)):
+    unseen_after(p)):
 	reject(p)
 assigned[key(p)] = it
 
@@ -966,7 +966,7 @@ S << idx.S;
 # nr == 0 would write nothing here but is not allowed for the helper.
 if (i == addr or not count_ok(N) or not local(p, i) or not local(p, addr) or
     not typed(p, i, int_types) or not typed(p, addr, ulong) or
-    not invariant(p, tokens(A), {i, addr}) or conditional_after(p)):
+    not invariant(p, tokens(A), {i, addr}) or unseen_after(p)):
 	reject(p)
 else:
 	changed = check_body(p, S, i, addr, idents(A))
@@ -1046,7 +1046,7 @@ S << idx99.S;
 
 if (i == addr or not count_ok(N) or not local(p, i) or not local(p, addr) or
     not typed(p, i, int_types) or not typed(p, addr, ulong) or
-    conditional_after(p)):
+    unseen_after(p)):
 	reject(p)
 else:
 	changed = check_body(p, S, i, addr, set())

@@ -64,13 +64,19 @@ verdict() {
 	fi
 }
 
-# validate CASE INPUT OUTPUT: run the conversions of INPUT into OUTPUT.
-validate() {
-	local case=$1 input=$2 out=$3
+# run_validate CASE INPUT OUTPUT: validate.py on the conversions of INPUT
+# into OUTPUT, its output in $tmp/vlog; returns its exit status.
+run_validate() {
 	timeout "$PB_LIMIT_COCCI_VALIDATE" "$here/validate.py" \
 		--ksrc "$TREE" --objdir "$objdir" --work "$tmp/v" \
-		--label "$case" "$input" "$out" > "$tmp/vlog" 2>&1
-	local rc=$?
+		--label "$1" "$2" "$3" > "$tmp/vlog" 2>&1
+}
+
+# validate CASE INPUT OUTPUT: run the conversions of INPUT into OUTPUT.
+validate() {
+	local case=$1 rc
+	run_validate "$case" "$2" "$3"
+	rc=$?
 	if [ $rc -eq 0 ]; then
 		echo "ok   validate $case ($(sed -n 's/^summary: //p' "$tmp/vlog"))"
 		passed=$((passed + 1))
@@ -160,9 +166,7 @@ coccicheck() {	# name mode dir
 caught() {
 	local input=$1 case rc
 	case=validate/wrong/$(basename "$1" .c)
-	timeout "$PB_LIMIT_COCCI_VALIDATE" "$here/validate.py" \
-		--ksrc "$TREE" --objdir "$objdir" --work "$tmp/v" \
-		--label "$case" "$input" "${input%.c}.wrong" > "$tmp/vlog" 2>&1
+	run_validate "$case" "$input" "${input%.c}.wrong"
 	rc=$?
 	# Exit 1 with a difference found; a traceback exits 1 too.
 	if [ $rc -eq 1 ] && grep -q '^FAIL .* cases differ; case ' "$tmp/vlog"; then
