@@ -4,7 +4,9 @@
 /// one at a time and discarding the old values, the PTEs that
 /// folio_pte_batch() found to map consecutive pages of one folio.
 ///
-//# Only a loop of the shape of the generic helper is converted:
+//# Only a loop of the shape of the generic helper is converted, and only
+//# when every check below holds (they assume what macros of system
+//# headers do, as stated; review each hunk as any patch):
 //#	for (;;) { ptep_get_and_clear_full(mm, addr, ptep, full);
 //#		   if (--nr == 0) break; ptep++; addr += PAGE_SIZE; }
 //# (or with ptep_get_and_clear()), where nr and ptep are the count
@@ -49,14 +51,15 @@
 //# expands to one that does, is not converted, nor is any loop of a file
 //# with an include that a macro computes or a local header that cannot
 //# be read.  Function-like macros of system headers with lower-case names
-//# are taken to use their arguments as functions do, but for those known
-//# to write them (swap(), do_div(), get_user(), local_irq_save(), ...);
-//# upper-case macros of system headers to name nothing of their own
+//# are taken to use their arguments as functions do, but for those of a
+//# list known to write them (swap(), do_div(), get_user(),
+//# local_irq_save(), ...; not complete); upper-case macros of system headers to name nothing of their own
 //# beyond what they can paste from their arguments; an assertion the file
 //# or its local headers define again is a macro like the others.
 //
 // Confidence: High
 // Copyright: (C) 2026 pgtable_batch
+// Requires: 1.1.1
 // Options: --no-includes --include-headers --max-width 80
 // Keywords: clear_full_ptes, clear_ptes, ptep_get_and_clear_full
 //
@@ -237,14 +240,15 @@ def formable(x, ids):
 
 def local(p, x, unseen=True):
 	# A parameter or an automatic local of the function of the loop,
-	# whose address is never taken, and that every use of the name in the
-	# function names (not a global in another block): nothing outside the
-	# function sees it.  A volatile object (by its type, or a typedef of
-	# the file or its local headers) may change between two reads: none
-	# is local, nor is one declared with typeof (its type is unknown).  With unseen (the iterators and the values the loop
-	# builds, which must not be read after it): no macro of the file or of
-	# its local headers can name it, none that pastes tokens is used in
-	# the function, and no macro-like call is given it or names from
+	# whose address is never taken, and that every use of the name in
+	# the function names (not a global in another block): nothing
+	# outside the function sees it.  A volatile object (by its type, or
+	# a typedef of the file or its local headers) may change between two
+	# reads: none is local, nor is one declared with typeof (its type is
+	# unknown).  With unseen (the iterators and the values the loop
+	# builds, which must not be read after it): no macro of the file or
+	# of its local headers can name it, none that pastes tokens is used
+	# in the function, and no macro-like call is given it or names from
 	# which it can be pasted.
 	k = fkey(p) + (x,)
 	m = macros(p[0].file)
@@ -352,15 +356,24 @@ def batch_of(e, ptep):
 	# e counts the batch of PTE pointer ptep: folio_pte_batch(F, ptep,
 	# ...) or folio_pte_batch_flags(F, V, ptep, ...).
 	e = re.sub(r"\s*([(),])\s*", r" \1 ", " ".join(e.split()))
-	return bool(re.match(r"folio_pte_batch \( [^,()]+ , %s ," % re.escape(ptep), e) or
+	return bool(re.match(r"folio_pte_batch \( [^,()]+ , %s ,"
+			     % re.escape(ptep), e) or
 		    re.match(r"folio_pte_batch_flags \( [^,()]+ , [^,()]+ , %s ,"
 			     % re.escape(ptep), e))
+
+// Only a file with a folio_pte_batch() call can hold a loop to convert:
+// the rules that collect names and uses read no other file.
+
+@gate@
+@@
+
+\(folio_pte_batch\|folio_pte_batch_flags\)(...)
 
 //----------------------------------------------------------
 //  Parameters and locals of each function, and their uses
 //----------------------------------------------------------
 
-@param@
+@param depends on gate@
 identifier fn, x;
 type T;
 position p;
@@ -376,7 +389,7 @@ T << param.T;
 
 declare(p, x, T)
 
-@decl@
+@decl depends on gate@
 identifier x;
 type T;
 position p;
@@ -393,7 +406,7 @@ T << decl.T;
 declare(p, x, T)
 declared_at.add(key(p))
 
-@hid@
+@hid depends on gate@
 identifier x;
 type T;
 position p;
@@ -411,7 +424,7 @@ hidden.add(fkey(p) + (x,))
 // Every use of a name, and those that name an automatic local (the
 // scope of each use, as the compiler resolves it).
 
-@use@
+@use depends on gate@
 idexpression x;
 position p;
 @@
@@ -428,7 +441,7 @@ uses.setdefault(fkey(p) + (x,), set()).add(key(p))
 if x in macros(p[0].file)["pasting"]:
 	pasted.add(fkey(p))
 
-@local_use@
+@local_use depends on gate@
 local idexpression x;
 position p;
 @@
@@ -443,7 +456,7 @@ local_uses.add(key(p))
 
 // Names passed to macro-like calls.
 
-@mcall@
+@mcall depends on gate@
 identifier f;
 expression list es;
 position p;
@@ -462,7 +475,7 @@ if macro_like(p, f):
 
 // Names the function writes.
 
-@wr@
+@wr depends on gate@
 identifier x;
 expression E;
 position p;

@@ -10,7 +10,9 @@
 /// P + i (or page i of folio F) in PTE i of a loop of a constant,
 /// non-zero number of PTEs.
 ///
-//# A loop is converted only when the result is provably the same:
+//# A loop is converted only when every check below holds; they prove the
+//# result the same under the assumptions they state (what macros of
+//# system headers do), so review each hunk as any patch:
 //# - the target PTEs are none, as set_softleaf_ptes() requires (the arm64
 //#   override does not unfold a contpte block the way set_pte_at() does):
 //#   the body checks VM_WARN_ON(!pte_none(ptep_get(...))) on the PTE
@@ -83,8 +85,9 @@
 //#   does, is not converted, nor is any loop of a file with an include
 //#   that a macro computes or a local header that cannot be read.
 //#   Function-like macros of system headers with lower-case names are
-//#   taken to use their arguments as functions do, but for those known to
-//#   write them (swap(), do_div(), get_user(), local_irq_save(), ...);
+//#   taken to use their arguments as functions do, but for those of a
+//#   list known to write them (swap(), do_div(), get_user(),
+//#   local_irq_save(), ...; not complete);
 //#   upper-case macros of system headers to name nothing of their own
 //#   beyond what they can paste from their arguments; an assertion the
 //#   file or its local headers define again is a macro like the others;
@@ -97,6 +100,7 @@
 //
 // Confidence: High
 // Copyright: (C) 2026 pgtable_batch
+// Requires: 1.1.1
 // Options: --no-includes --include-headers --max-width 80
 // Keywords: set_softleaf_ptes, set_pte_at, make_pte_marker
 //
@@ -306,14 +310,15 @@ def formable(x, ids):
 
 def local(p, x, unseen=True):
 	# A parameter or an automatic local of the function of the loop,
-	# whose address is never taken, and that every use of the name in the
-	# function names (not a global in another block): nothing outside the
-	# function sees it.  A volatile object (by its type, or a typedef of
-	# the file or its local headers) may change between two reads: none
-	# is local, nor is one declared with typeof (its type is unknown).  With unseen (the iterators and the values the loop
-	# builds, which must not be read after it): no macro of the file or of
-	# its local headers can name it, none that pastes tokens is used in
-	# the function, and no macro-like call is given it or names from
+	# whose address is never taken, and that every use of the name in
+	# the function names (not a global in another block): nothing
+	# outside the function sees it.  A volatile object (by its type, or
+	# a typedef of the file or its local headers) may change between two
+	# reads: none is local, nor is one declared with typeof (its type is
+	# unknown).  With unseen (the iterators and the values the loop
+	# builds, which must not be read after it): no macro of the file or
+	# of its local headers can name it, none that pastes tokens is used
+	# in the function, and no macro-like call is given it or names from
 	# which it can be pasted.
 	k = fkey(p) + (x,)
 	m = macros(p[0].file)
@@ -610,11 +615,19 @@ def good(p):
 def unproven(p):
 	return key(p) in assigned and key(p) not in bad and key(p) not in proven
 
+// Only a file with a set_pte_at() call can hold a loop to convert: the
+// rules that collect names and uses read no other file.
+
+@gate@
+@@
+
+set_pte_at(...)
+
 //----------------------------------------------------------
 //  Parameters and locals of each function
 //----------------------------------------------------------
 
-@param@
+@param depends on gate@
 identifier fn, x;
 type T;
 position p;
@@ -630,7 +643,7 @@ T << param.T;
 
 declare(p, x, T)
 
-@decl@
+@decl depends on gate@
 identifier x;
 type T;
 position p;
@@ -649,7 +662,7 @@ declared_at.add(key(p))
 
 // A declaration in the first clause of a for loop, for (int i = 0; ...).
 
-@fordecl@
+@fordecl depends on gate@
 identifier x;
 type T;
 expression E;
@@ -668,7 +681,7 @@ T << fordecl.T;
 declare(p, x, T)
 declared_at.add(key(p))
 
-@hid@
+@hid depends on gate@
 identifier x;
 type T;
 position p;
@@ -686,7 +699,7 @@ hide(p, x)
 // Every use of a name, and those that name an automatic local (the
 // scope of each use, as the compiler resolves it).
 
-@use@
+@use depends on gate@
 idexpression x;
 position p;
 @@
@@ -703,7 +716,7 @@ uses.setdefault(fkey(p) + (x,), set()).add(key(p))
 if x in macros(p[0].file)["pasting"]:
 	pasted.add(fkey(p))
 
-@local_use@
+@local_use depends on gate@
 local idexpression x;
 position p;
 @@
@@ -718,7 +731,7 @@ local_uses.add(key(p))
 
 // Names passed to macro-like calls.
 
-@mcall@
+@mcall depends on gate@
 identifier f;
 expression list es;
 position p;
@@ -737,7 +750,7 @@ if macro_like(p, f):
 
 // Names the function writes.
 
-@wr@
+@wr depends on gate@
 identifier x;
 expression E;
 position p;
