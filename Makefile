@@ -68,13 +68,16 @@ variables (default):
   BISECT_FROM=N BISECT_TO=M bisect-check: a range of the series' commits
   KUNIT_ARCHES="um x86_64 arm64 riscv64"  kunit: the arches kunit.py builds and runs
   JOBS=N                    parallel jobs of a kernel build (nproc)
+  FUZZ_MIN=20               fuzz: minutes per arch (two boots: mTHP all, mixed)
+  FUZZ_ARCHES="x86_64 arm64"  fuzz: the arches (Debian has no riscv64 trinity/stress-ng in bookworm)
+  FUZZ_SEED=1               fuzz: the first trinity seed (the mixed boot's: +1000)
 endef
 export HELP_VARS
 
 .PHONY: all deps base tree series refresh kernels vanilla patched check-full kunit \
 	guest-bin initramfs test-harness test-cocci test-bench-unit \
 	test-guest lint bench check bisect-check clean help selftests-baseline \
-	verify-unmap test-lpa2 profile
+	verify-unmap test-lpa2 profile fuzz
 
 all: help
 
@@ -150,10 +153,10 @@ test-cocci: deps tree ## the Coccinelle scripts against their expected output
 
 # The Python scripts name Debian's python3 in their first line (deps.sh
 # installs python3-matplotlib for it), whatever python3 comes first in PATH.
-test-bench-unit: ## unit tests of bench.py (workspace/benchlib/), progress.py, summary.py, check-steps.sh, selftests-compare.sh, kunit_check.py
+test-bench-unit: ## unit tests of bench.py (workspace/benchlib/), progress.py, summary.py, check-steps.sh, selftests-compare.sh, kunit_check.py, fuzz.sh
 	@$(STEP) --key test-bench-unit -- sh -c \
 		'$(W)/test_bench.py && $(W)/test_progress.py && $(W)/test_check_steps.sh && \
-		$(W)/test_selftests_compare.sh && $(W)/test_kunit_check.py'
+		$(W)/test_selftests_compare.sh && $(W)/test_kunit_check.py && $(W)/test_fuzz.sh'
 
 # Boot the patched kernels and run the in-guest suites (KUnit runs at boot).
 test-guest: patched initramfs ## boot the patched kernels: KUnit, integrity, stress, mm selftests
@@ -175,6 +178,20 @@ test-lpa2: tree ## arm64 LPA2 guest (52-bit PA, 4K pages): the KUnit suite
 # instrumented kernel (workspace/mm-verify/).
 verify-unmap: initramfs ## batched swap PTEs against the per-PTE result (instrumented kernel)
 	@$(W)/verify-unmap.sh $(TREE) "$(ARCHES)"
+
+# Adversaries nobody here wrote: Debian's trinity and stress-ng against
+# the patched test kernels, a report that vanilla does not also give
+# fails (workspace/fuzz.sh; logs and inherited reports in build/fuzz/).
+FUZZ_MIN ?= 20
+FUZZ_ARCHES ?= x86_64 arm64
+FUZZ_SEED ?= 1
+fuzz: deps tree ## trinity and stress-ng against the patched test kernels (FUZZ_MIN per arch)
+	@$(MAKE) -s patched VARIANT=test ARCHES="$(FUZZ_ARCHES)"
+	@for a in $(FUZZ_ARCHES); do \
+		$(W)/fuzz-bin.sh $$a $(B)/fuzz-bin/$$a.root && \
+		$(W)/initramfs.sh $$a $(B)/initramfs-fuzz-$$a.cpio.gz $(B)/fuzz-bin/$$a.root || exit 1; \
+	done
+	@$(W)/fuzz.sh "$(FUZZ_ARCHES)" $(FUZZ_MIN) $(FUZZ_SEED)
 
 # Where an ICOUNT ratio comes from: single-step calls of the kernel function
 # FUNC under gdb, vanilla and patched (bench kernels unless VARIANT= is

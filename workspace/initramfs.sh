@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# initramfs.sh ARCH OUT.cpio.gz [BINDIR|NAME.plan...]
+# initramfs.sh ARCH OUT.cpio.gz [BINDIR|NAME.plan|DIR.root...]
 #
 # Guest initramfs: busybox-static for ARCH, the project's /init and
 # /lib/pb.sh and /lib/limits.sh, the plan scripts of workspace/guest/plans/ and every
-# NAME.plan given (as /plans/NAME), and every executable of the BINDIRs
-# (static test programs) under /bin/pb/.
+# NAME.plan given (as /plans/NAME), every executable of the BINDIRs
+# (static test programs) under /bin/pb/, and the tree of every DIR.root
+# given, copied to / as it is (the fuzzers with their shared libraries,
+# workspace/fuzz-bin.sh).
 #
 # No root needed: the archive is written by the kernel's own
 # usr/gen_init_cpio (compiled from build/base into build/gen_init_cpio),
@@ -33,6 +35,7 @@ done
 for d in "$@"; do
 	case $d in
 	*.plan) install -m 755 "$d" "$stage/plans/$(basename "$d" .plan)" ;;
+	*.root) cp -a "$d/." "$stage/" ;;
 	*) [ -d "$d" ] && find "$d" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/bin/pb/" \; ;;
 	esac
 done

@@ -72,6 +72,9 @@ PB_LIMIT_BOOT_LPA2=900
 # instructions); the default workload profiles a few hundred calls.
 PB_LIMIT_PROFILE_GDB=1100
 PB_LIMIT_BOOT_PROFILE=1200
+# make fuzz: a boot's limit is its run (FUZZ_MIN) plus this, for the
+# boot, the setup and the last trinity and stress-ng runs to end.
+PB_LIMIT_FUZZ_SLACK=300
 # Anything else qemu-run.sh boots without a limit of its own (the light
 # "probe" plan of test-lpa2 has its own above).
 PB_LIMIT_BOOT_DEFAULT=600
