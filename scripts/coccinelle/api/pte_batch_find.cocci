@@ -21,11 +21,14 @@
 //# p = p + n, p = &p[n], the step inside the argument, or an index i
 //# stepped that way with p + i or &p[i] as the argument), whatever the
 //# loop syntax: for, while, for (;;) or do-while.  So is a batched helper
-//# called with a literal nr of 1 in such a loop, and a call to a function
-//# of the same file that does one of the operations on its pte_t *
-//# parameter (without a loop of its own).  A step of a PMD or more
-//# (PMD_SIZE, HPAGE_PMD_SIZE, PTRS_PER_PTE, ...) is one PTE per page table,
-//# not a run, and is not reported.
+//# called with a literal nr of 1 in such a loop (the pointer stepped as a
+//# statement or an index), and a call, with a stepped pte_t * as an
+//# argument, to a function of the same file that does one or more of the
+//# operations on its pte_t * parameter (and has no loop of its own over
+//# it); the report lists them all.  A step whose expression names a PMD
+//# or more (PMD_SIZE, HPAGE_PMD_SIZE, HPAGE_PMD_NR, SZ_2M, PTRS_PER_PTE,
+//# ...) or a contpte block (CONT_PTES, CONT_PTE_SIZE) is one PTE per page
+//# table or block, not a run, and is not reported.
 //# The loops of the batched helpers themselves (set_ptes(),
 //# __set_ptes_anysz(), contpte_clear_full_ptes(), ...) are not reported.
 //# A call reached again through page_vma_mapped_walk() is reported as an
@@ -34,12 +37,21 @@
 //# operations in the pte_entry callback of a struct mm_walk_ops of the
 //# file, which walk_page_range() calls once per PTE, are reported as a
 //# page walk: batching them means a pmd_entry that walks the page table.
-//# The suggested helper follows the operation: a get-and-clear or
-//# ptep_modify_prot_start() whose value is written back by set_pte_at()
-//# or ptep_modify_prot_commit() names clear_young_dirty_ptes() when only
-//# pte_mkold() and pte_mkclean() change it, wrprotect_ptes() when only
-//# pte_wrprotect() does, and modify_prot_start_ptes()/
-//# modify_prot_commit_ptes() otherwise.
+//# The suggested helper follows the operation.  A value read by a
+//# get-and-clear or ptep_modify_prot_start() and written to the same PTE
+//# later in the text of the function (set_pte_at() or
+//# ptep_modify_prot_commit(), the same mm or vma, address and pointer),
+//# computed from the value read, names clear_young_dirty_ptes() with its
+//# CYDP_* flags when only pte_mkold() and pte_mkclean() change it,
+//# wrprotect_ptes() when only pte_wrprotect() does, and
+//# modify_prot_start_ptes()/modify_prot_commit_ptes() otherwise; the
+//# calls are followed through assignments and nested calls.  A value
+//# written back unchanged (a restore) is no such pair, nor, for
+//# set_pte_at(), one that a function other than those changing a present
+//# PTE built (it may be an entry of another kind).  Not followed: a
+//# function of another file, a read nested in the argument of the write.
+//# The matching is done per file, without paths through a function, so
+//# that a large function costs what its text costs.
 //# A report is not a request to convert: loops that decide per PTE, walk
 //# kernel page tables or carry a value that does not advance like the
 //# helper's stay as they are.  set_softleaf_ptes.cocci and
@@ -57,6 +69,7 @@ virtual report
 
 @initialize:python@
 @@
+import re
 # Per file and position: what to report there.  Each match prints its own
 # report, so that every mode works with --jobs.
 loops = {}
@@ -65,10 +78,14 @@ printed = set()
 # with the operation and its position; pte_entry callbacks of the file.
 helpers = {}
 callbacks = set()
-# Per position of a read-modify-write: [read, write, changes between].
-pairs = {}
-# Per file and function: the values computed there from others.
+# Reads and writes of PTEs per position, the values computed per file
+# and function, and the calls passed to a write.
+reads = {}
+writes = {}
 calls = {}
+passed = {}
+params = {}
+state = {"file": None}
 
 family = frozenset([
 	"set_ptes", "get_and_clear_full_ptes", "get_and_clear_ptes",
@@ -92,14 +109,24 @@ transforms = frozenset([
 wide = frozenset([
 	"PMD_SIZE", "PUD_SIZE", "P4D_SIZE", "PGDIR_SIZE", "HPAGE_PMD_SIZE",
 	"HPAGE_PUD_SIZE", "HPAGE_SIZE", "CONT_PMD_SIZE", "PTRS_PER_PTE",
-	"PTRS_PER_PMD", "HPAGE_PMD_NR",
+	"PTRS_PER_PMD", "HPAGE_PMD_NR", "SZ_2M", "SZ_1G", "CONT_PTES",
+	"CONT_PTE_SIZE", "PMD_NR",
 ])
 
 def key(p):
 	return (p[0].file, int(p[0].line), int(p[0].column))
 
+def here(p):
+	# The state is per file: spatch may run many files in one process.
+	if p[0].file != state["file"]:
+		state["file"] = p[0].file
+		for d in (loops, printed, helpers, callbacks, reads, writes,
+			  calls, passed, params):
+			d.clear()
+
 def stride(e):
-	return e.strip() not in wide
+	# A step that is one PTE: none of the names of a PMD or more.
+	return not (set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", e)) & wide)
 
 def reference(p):
 	# The loop of a batched helper itself (generic, raw or contpte).
@@ -119,6 +146,7 @@ def wrapper(name):
 	return name.lstrip("_") in family
 
 def entry(p, fn, how):
+	here(p)
 	k = key(p)
 	if reference(p):
 		return
@@ -139,9 +167,10 @@ def once(p, fn):
 		loops[key(p)]["kind"] = "nr1"
 
 def helped(p, h, how):
-	if reference(p) or h not in helpers:
+	here(p)
+	if reference(p) or not helper_of(h):
 		return
-	entry(p, helpers[h][0], how)
+	entry(p, helpers[h][0][0], how)
 	if key(p) in loops:
 		loops[key(p)]["via"] = h
 
@@ -151,25 +180,56 @@ def called_back(p, fn, cb):
 		loops[key(p)]["cb"] = cb
 
 def called_back_via(p, h, cb):
-	if h in helpers:
-		called_back(p, helpers[h][0], cb)
+	here(p)
+	if helper_of(h):
+		called_back(p, helpers[h][0][0], cb)
 		loops[key(p)]["via"] = h
 
 def define(h, fn, p):
-	# Not a helper if the operation is in a loop of its own.
-	if not wrapper(h) and key(p) not in loops and h not in helpers:
-		helpers[h] = (fn, key(p))
+	# Every operation of the function on its parameter, in order; not a
+	# helper if one of them is in a loop of its own.
+	here(p)
+	if wrapper(h):
+		return
+	if key(p) in loops:
+		helpers[h] = None
+	elif h not in helpers:
+		helpers[h] = [(fn, key(p))]
+	elif helpers[h] is not None and (fn, key(p)) not in helpers[h]:
+		helpers[h].append((fn, key(p)))
+
+def helper_of(h):
+	return h in helpers and helpers[h] is not None
+
+def parameter(pd, f, name):
+	# name is a pte_t * parameter of the function f.
+	here(pd)
+	params.setdefault(f, []).append(name)
+
+def is_param(pc, name):
+	return name in params.get(pc[0].current_element, [])
+
+def first_param(pc, name):
+	return params.get(pc[0].current_element, [None])[0] == name
+
+def add_callback(p, cb):
+	here(p)
+	callbacks.add(cb)
 
 def name(p):
-	# The name of the function called at a position: the text there.
-	line = open(p[0].file).read().split(chr(10))[int(p[0].line) - 1]
-	return line[int(p[0].column):].split("(")[0].strip()
+	# The name of the function called at a position: the text there,
+	# counted in bytes as spatch counts columns.
+	with open(p[0].file, "rb") as f:
+		line = f.read().split(b"\n")[int(p[0].line) - 1]
+	text = line[int(p[0].column):].decode("utf-8", "replace")
+	return text.split("(")[0].strip()
 
 def inloop(p):
 	return key(p) in loops
 
 def interesting(p):
-	return key(p) in loops or key(p) in [v[1] for v in helpers.values()]
+	return key(p) in loops or any(
+		key(p) in [k for f, k in v] for v in helpers.values() if v)
 
 def value(p, kind):
 	k = key(p)
@@ -180,32 +240,41 @@ def transformed(e):
 	# An assignment that changes a PTE value rather than replacing it.
 	return e.strip().split("(")[0].strip() in transforms
 
-def paired(pg, pp, get, put, v, w):
-	# The value read (v) and the value written (w), computed from it.
-	if key(pg) not in pairs:
-		pos = ((pg[0].file, pg[0].current_element), int(pg[0].line),
-		       int(pp[0].line))
-		pairs[key(pg)] = [get, put, v.strip(), w.strip(), pos, set()]
-	pairs[key(pp)] = pairs[key(pg)]
+def where(p):
+	return (p[0].file, p[0].current_element)
+
+def norm(e):
+	return " ".join(e.split())
+
+def read(pg, get, x, a, P, v):
+	# v = get(x, a, P, ...): a read of the PTE at P.
+	here(pg)
+	reads[key(pg)] = (where(pg), int(pg[0].line), get, norm(x), norm(a),
+			  norm(P), v.strip())
+
+def write(pp, put, x, a, P, w):
+	# put(x, a, P, ..., w): a write of w to the PTE at P.
+	here(pp)
+	writes[key(pp)] = (where(pp), int(pp[0].line), put, norm(x), norm(a),
+			   norm(P), norm(w))
 
 def computed(pf, t, u, y):
-	# u = t(... y ...) in a function with a pair.
-	where = (pf[0].file, pf[0].current_element)
-	calls.setdefault(where, set()).add((int(pf[0].line), t + "()",
-					    u.strip(), y.strip()))
+	# u = ... t(... y ...) ... in a function with a read.
+	here(pf)
+	calls.setdefault(where(pf), set()).add((int(pf[0].line), t + "()",
+						 u.strip(), y.strip()))
 
 def written(pp, t, y):
-	# t(... y ...) passed to the write of a pair.
-	pairs[key(pp)][5].add((t + "()", y.strip()))
+	# ... t(... y ...) ... passed to a write.
+	here(pp)
+	passed.setdefault(key(pp), set()).add((t + "()", y.strip()))
 
-def changes(k):
+def changes(r, w, wk):
 	# The calls on a chain of values from the value read to the value
-	# written, between the two; none for a value written back unchanged
-	# (a restore).
-	get, put, v, w, pos, passed = pairs[k]
-	lo, hi = min(pos[1], pos[2]), max(pos[1], pos[2])
-	made = [c for c in calls.get(pos[0], set()) if lo <= c[0] <= hi]
-	ahead = set([v])
+	# written, between the two in the text of the function.
+	lo, hi = r[1], w[1]
+	made = [c for c in calls.get(r[0], set()) if lo <= c[0] <= hi]
+	ahead = set([r[6]])
 	grown = True
 	while grown:
 		grown = False
@@ -213,7 +282,8 @@ def changes(k):
 			if y in ahead and u not in ahead:
 				ahead.add(u)
 				grown = True
-	behind = set([w] + [y for t, y in passed])
+	into = passed.get(wk, set())
+	behind = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", w[6]))
 	grown = True
 	while grown:
 		grown = False
@@ -223,22 +293,50 @@ def changes(k):
 				grown = True
 	return (set([t for line, t, u, y in made
 		     if y in ahead and u in behind]) |
-		set([t for t, y in passed if y in ahead]))
+		set([t for t, y in into if y in ahead]))
 
 def rmw(k):
-	# None for a value written back unchanged (a restore).
-	get, put = pairs[k][0], pairs[k][1]
-	made = changes(k)
-	if not made:
+	# A read at k and a later write of the same PTE in the same function
+	# of a value computed from it, or a write at k and the read before
+	# it: the calls that changed the value.  None without such a pair,
+	# or for a value written back unchanged (a restore).
+	if k in reads:
+		r = reads[k]
+		cands = sorted([(w[1], wk) for wk, w in writes.items()
+				if w[0] == r[0] and w[3:6] == r[3:6] and
+				w[1] >= r[1]])
+		pairs_ = [(r, writes[wk], wk) for line, wk in cands]
+	elif k in writes:
+		w = writes[k]
+		cands = sorted([(r[1], rk) for rk, r in reads.items()
+				if r[0] == w[0] and r[3:6] == w[3:6] and
+				r[1] <= w[1]])
+		pairs_ = [(reads[rk], w, k) for line, rk in cands[-1:]]
+	else:
 		return None
-	seq = ", ".join([get + "()"] + sorted(made) + [put + "()"])
-	cond = " if the PTEs are present and map consecutive pages of one folio"
-	if made <= set(["pte_mkold()", "pte_mkclean()"]):
-		return (seq, "clear_young_dirty_ptes()" + cond)
-	if made == set(["pte_wrprotect()"]):
-		return (seq, "wrprotect_ptes()" + cond)
-	return (seq, "modify_prot_start_ptes() and modify_prot_commit_ptes()" +
-		cond)
+	for r, w, wk in pairs_:
+		made = changes(r, w, wk)
+		if not made:
+			continue
+		# A value set_pte_at() writes that another function built from
+		# the one read may be another kind of entry: no pair.
+		if r[2] != "ptep_modify_prot_start" and [c for c in made
+				if c[:-2] not in transforms]:
+			continue
+		seq = ", ".join([r[2] + "()"] + sorted(made) + [w[2] + "()"])
+		cond = (" if the PTEs are present and map consecutive pages " +
+			"of one folio")
+		if made <= set(["pte_mkold()", "pte_mkclean()"]):
+			flags = " | ".join([f for c, f in
+				(("pte_mkold()", "CYDP_CLEAR_YOUNG"),
+				 ("pte_mkclean()", "CYDP_CLEAR_DIRTY"))
+				if c in made])
+			return (seq, "clear_young_dirty_ptes() with " + flags + cond)
+		if made == set(["pte_wrprotect()"]):
+			return (seq, "wrprotect_ptes()" + cond)
+		return (seq, "modify_prot_start_ptes() and " +
+			"modify_prot_commit_ptes()" + cond)
+	return None
 
 def helper(fn, kind):
 	fn = fn.lstrip("_")
@@ -274,6 +372,10 @@ def helper(fn, kind):
 	if fn == "ptep_clear_flush_young":
 		return ("clear_flush_young_ptes() if the PTEs are present and " +
 			"map consecutive pages of one folio")
+	if fn == "ptep_clear_flush":
+		return ("get_and_clear_ptes() and one flush of the range if " +
+			"the PTEs are present and map consecutive pages of one " +
+			"folio")
 	if fn == "ptep_modify_prot_start":
 		return ("modify_prot_start_ptes() and modify_prot_commit_ptes() " +
 			"if the PTEs are present and map consecutive pages of " +
@@ -292,10 +394,31 @@ def helper(fn, kind):
 def message(p):
 	e = loops[key(p)]
 	via = e["via"]
-	k = key(p) if via is None else helpers[via][1]
 	op, use = e["fn"] + "()", helper(e["fn"], e["kind"])
-	if k in pairs and rmw(k) is not None:
+	k = key(p)
+	if via is not None:
+		ops = []
+		for f, fk in helpers[via]:
+			if f not in [g for g, gk in ops]:
+				ops.append((f, fk))
+		op = ", ".join([f + "()" for f, fk in ops])
+		use = helper(ops[0][0], None)
+		if len(ops) > 1:
+			use = "the helper of each: " + "; ".join(
+				["%s() for %s()" % (helper(f, None).split(" ")[0].rstrip("()"), f)
+				 for f, fk in ops])
+		k = None
+		for f, fk in ops:
+			if rmw(fk) is not None:
+				k = fk
+				break
+	if k is not None and rmw(k) is not None:
 		op, use = rmw(k)
+		if via is not None:
+			# The operations of the helper outside the pair too.
+			inside = op.split(", ")
+			op = ", ".join([f + "()" for f, fk in ops
+					if f + "()" not in inside] + [op])
 	if e["how"] == "walk":
 		if via is not None:
 			op = "%s() does %s" % (via, op)
@@ -552,10 +675,46 @@ fn << walk.fn;
 
 walked(pc, fn)
 
-// Functions of the file that do one operation on their pte_t * parameter.
+// The pte_entry callbacks of page walks, which walk_page_range() calls
+// once per PTE, the pte_t * parameters of the functions of the file, and
+// the operations on them: functions that do one operation on their
+// parameter are helpers, and the operations of a callback on its PTE are done
+// once per PTE.  Each matched on its own, without a path (a path through
+// a large function makes the matching exponential).
 
-@hdef depends on context || org || report exists@
+@cbr depends on context || org || report@
+identifier ops, cb;
+position p;
+@@
+
+struct mm_walk_ops ops = { .pte_entry = cb@p, };
+
+@script:python@
+cb << cbr.cb;
+p << cbr.p;
+@@
+
+add_callback(p, cb)
+
+@params depends on context || org || report@
 identifier hf, p;
+type T;
+typedef pte_t;
+position pd;
+@@
+
+T hf@pd(..., pte_t *p, ...) { ... }
+
+@script:python@
+hf << params.hf;
+p << params.p;
+pd << params.pd;
+@@
+
+parameter(pd, hf, p)
+
+@hdef depends on (context || org || report) && params@
+identifier p;
 identifier fn = {set_pte_at, pte_clear, ptep_get_and_clear,
 		 ptep_get_and_clear_full, ptep_clear, ptep_clear_flush,
 		 ptep_set_wrprotect, ptep_test_and_clear_young,
@@ -563,31 +722,26 @@ identifier fn = {set_pte_at, pte_clear, ptep_get_and_clear,
 		 __pte_clear, __ptep_get_and_clear, __ptep_get_and_clear_anysz,
 		 __ptep_set_wrprotect, __ptep_test_and_clear_young,
 		 __ptep_clear_flush_young, __set_pte, __set_pte_nosync};
-type T;
-typedef pte_t;
-position pc;
+position pc : script:python(p) { is_param(pc, p) };
 @@
 
-T hf(..., pte_t *p, ...)
-{
-<+...
 fn@pc(..., p, ...)
-...+>
-}
 
 @script:python@
-hf << hdef.hf;
 fn << hdef.fn;
 pc << hdef.pc;
+p << hdef.p;
 @@
 
-define(hf, fn, pc)
+define(pc[0].current_element, fn, pc)
+if first_param(pc, p) and pc[0].current_element in callbacks:
+	called_back(pc, fn, pc[0].current_element)
 
 // A call to such a function, reached again through a step of the pointer
 // or through page_vma_mapped_walk().
 
 @ptrhelp depends on (context || org || report) && hdef exists@
-identifier hf : script:python() { hf in helpers };
+identifier hf : script:python() { helper_of(hf) };
 typedef pte_t;
 pte_t *P;
 expression E : script:python() { stride(E) };
@@ -607,7 +761,7 @@ pc << ptrhelp.pc;
 helped(pc, name(pc), "loop")
 
 @walkhelp depends on (context || org || report) && hdef exists@
-identifier hf : script:python() { hf in helpers };
+identifier hf : script:python() { helper_of(hf) };
 expression W;
 position pc;
 @@
@@ -624,271 +778,147 @@ pc << walkhelp.pc;
 
 helped(pc, name(pc), "walk")
 
-// The pte_entry callbacks of page walks, which walk_page_range() calls
-// once per PTE, and the operations they do on their PTE.
+// A callback that calls a helper on its PTE.
 
-@cbr depends on context || org || report@
-identifier ops, cb;
-@@
-
-struct mm_walk_ops ops = { .pte_entry = cb, };
-
-@script:python@
-cb << cbr.cb;
-@@
-
-callbacks.add(cb)
-
-@cbop depends on (context || org || report) && cbr exists@
-identifier cb : script:python() { cb in callbacks };
+@cbh depends on (context || org || report) && cbr && hdef@
+identifier hf : script:python() { helper_of(hf) };
 identifier p;
-identifier fn = {set_pte_at, pte_clear, ptep_get_and_clear,
-		 ptep_get_and_clear_full, ptep_clear, ptep_clear_flush,
-		 ptep_set_wrprotect, ptep_test_and_clear_young,
-		 ptep_clear_flush_young, ptep_modify_prot_start,
-		 __pte_clear, __ptep_get_and_clear, __ptep_get_and_clear_anysz,
-		 __ptep_set_wrprotect, __ptep_test_and_clear_young,
-		 __ptep_clear_flush_young, __set_pte, __set_pte_nosync};
-type T;
-typedef pte_t;
-position pc;
+position pc : script:python(p) { first_param(pc, p) and pc[0].current_element in callbacks };
 @@
 
-T cb(pte_t *p, ...)
-{
-<+...
-fn@pc(..., p, ...)
-...+>
-}
-
-@script:python@
-pc << cbop.pc;
-fn << cbop.fn;
-@@
-
-called_back(pc, fn, pc[0].current_element)
-
-@cbh depends on (context || org || report) && cbr && hdef exists@
-identifier cb : script:python() { cb in callbacks };
-identifier p;
-identifier hf : script:python() { hf in helpers };
-type T;
-typedef pte_t;
-position pc;
-@@
-
-T cb(pte_t *p, ...)
-{
-<+...
 hf@pc(..., p, ...)
-...+>
-}
 
 @script:python@
 pc << cbh.pc;
+hf << cbh.hf;
 @@
 
-called_back_via(pc, name(pc), pc[0].current_element)
+called_back_via(pc, hf, pc[0].current_element)
 
-// A reported read of a PTE whose value is written back to the same PTE:
-// the changes made to that value in between name the helper.
+// Reads of the value of a reported PTE operation, writes of a PTE, and the
+// values computed in between, each matched on its own, without a path
+// (paths through large functions make the matching exponential): the
+// Python pairs a write with a read of the same PTE before it in the same
+// function and follows the values from one to the other.
 
-@pair depends on (context || org || report) &&
-	(ptr || arg || adr || idx || walk || hdef || cbop) exists@
-identifier get = {ptep_modify_prot_start};
-identifier put = {ptep_modify_prot_commit};
-expression x, a, P, w;
+@getv depends on (context || org || report) &&
+	(ptr || arg || adr || idx || walk || hdef)@
+identifier get = {ptep_get_and_clear, ptep_get_and_clear_full,
+		  ptep_modify_prot_start, __ptep_get_and_clear};
+expression x, a, P;
 identifier v;
 type V;
 position pg : script:python() { interesting(pg) };
-position pp;
-@@
-
-\(v = get@pg(x, a, P);\|V v = get@pg(x, a, P);\)
-... when any
-put@pp(x, a, P, v, w)
-
-@script:python@
-pg << pair.pg;
-pp << pair.pp;
-get << pair.get;
-put << pair.put;
-v << pair.v;
-w << pair.w;
-@@
-
-paired(pg, pp, get, put, v, w)
-
-// A get-and-clear written back by set_pte_at() only when the value written
-// is the one read, changed by the helpers that change a present PTE.
-
-@pair_set depends on (context || org || report) &&
-	(ptr || arg || adr || idx || walk || hdef || cbop) exists@
-identifier get = {ptep_get_and_clear, ptep_get_and_clear_full,
-		  __ptep_get_and_clear};
-identifier put = {set_pte_at};
-expression x, a, P;
-expression E : script:python() { not transformed(E) };
-identifier v;
-type V;
-position pg : script:python() { interesting(pg) };
-position pp;
 @@
 
 \(v = get@pg(x, a, P, ...);\|V v = get@pg(x, a, P, ...);\)
-... when != v = E
-    when any
-put@pp(x, a, P, v);
 
 @script:python@
-pg << pair_set.pg;
-pp << pair_set.pp;
-get << pair_set.get;
-put << pair_set.put;
-v << pair_set.v;
+pg << getv.pg;
+get << getv.get;
+x << getv.x;
+a << getv.a;
+P << getv.P;
+v << getv.v;
 @@
 
-paired(pg, pp, get, put, v, v)
+read(pg, get, x, a, P, v)
 
-@pair_arg depends on (context || org || report) &&
-	(ptr || arg || adr || idx || walk || hdef || cbop) exists@
-identifier get = {ptep_get_and_clear, ptep_get_and_clear_full,
-		  __ptep_get_and_clear};
-identifier put = {set_pte_at};
-identifier t : script:python() { transformed(t) };
-expression x, a, P;
-expression E : script:python() { not transformed(E) };
-identifier v;
-type V;
-position pg : script:python() { interesting(pg) };
+@putv depends on (context || org || report) && getv@
+identifier put = {set_pte_at, ptep_modify_prot_commit};
+expression x, a, P, W;
 position pp;
 @@
 
-\(v = get@pg(x, a, P, ...);\|V v = get@pg(x, a, P, ...);\)
-... when != v = E
-    when any
-put@pp(x, a, P, t(..., <+... v ...+>, ...));
+put@pp(x, a, P, ..., W)
 
 @script:python@
-pg << pair_arg.pg;
-pp << pair_arg.pp;
-get << pair_arg.get;
-put << pair_arg.put;
-v << pair_arg.v;
+pp << putv.pp;
+put << putv.put;
+x << putv.x;
+a << putv.a;
+P << putv.P;
+W << putv.W;
 @@
 
-paired(pg, pp, get, put, v, v)
+write(pp, put, x, a, P, W)
 
-@pair_new depends on (context || org || report) &&
-	(ptr || arg || adr || idx || walk || hdef || cbop) exists@
-identifier get = {ptep_get_and_clear, ptep_get_and_clear_full,
-		  __ptep_get_and_clear};
-identifier put = {set_pte_at};
-identifier t : script:python() { transformed(t) };
-expression x, a, P;
-expression E : script:python() { not transformed(E) };
-identifier v, w;
-type V;
-position pg : script:python() { interesting(pg) };
-position pp;
-@@
+// u = ... t(... y ...) ...: what is computed from what, with t any call
+// nested in the value.
 
-\(v = get@pg(x, a, P, ...);\|V v = get@pg(x, a, P, ...);\)
-... when != v = E
-    when any
-\(w = t(..., <+... v ...+>, ...);\|V w = t(..., <+... v ...+>, ...);\)
-... when != w = E
-    when any
-put@pp(x, a, P, w);
-
-@script:python@
-pg << pair_new.pg;
-pp << pair_new.pp;
-get << pair_new.get;
-put << pair_new.put;
-v << pair_new.v;
-w << pair_new.w;
-@@
-
-paired(pg, pp, get, put, v, w)
-
-// The values computed in the functions of such pairs, u = f(... y ...),
-// and those passed to the write: the pairs keep those between their read
-// and their write in the text of the function.
-
-@change depends on (context || org || report) &&
-	(pair || pair_set || pair_arg || pair_new)@
+@change depends on (context || org || report) && getv@
 identifier t : script:python() { transformed(t) };
 identifier u, y;
 type V;
 position pf;
 @@
 
-\(u = t@pf(..., <+... y ...+>, ...);\|V u = t@pf(..., <+... y ...+>, ...);\)
+\(u = <+... t@pf(..., <+... y ...+>, ...) ...+>;\|
+  V u = <+... t@pf(..., <+... y ...+>, ...) ...+>;\)
 
 @script:python@
 pf << change.pf;
+t << change.t;
 u << change.u;
 y << change.y;
 @@
 
-computed(pf, name(pf), u, y)
+computed(pf, t, u, y)
 
-@change_arg depends on (context || org || report) &&
-	(pair || pair_set || pair_arg || pair_new)@
-identifier put = {set_pte_at, ptep_modify_prot_commit};
-identifier t : script:python() { transformed(t) };
-identifier y;
-position pp : script:python() { key(pp) in pairs };
-position pf;
-@@
-
-put@pp(..., <+... t@pf(..., <+... y ...+>, ...) ...+>, ...)
-
-@script:python@
-pp << change_arg.pp;
-pf << change_arg.pf;
-y << change_arg.y;
-@@
-
-written(pp, name(pf), y)
-
-@change_other depends on (context || org || report) &&
-	(pair || pair_set || pair_arg || pair_new)@
+@change_other depends on (context || org || report) && getv@
 identifier f : script:python() { not transformed(f) };
 identifier y;
 typedef pte_t;
-idexpression pte_t u;
 position pf;
+idexpression pte_t u;
 @@
 
 u = f@pf(..., <+... y ...+>, ...);
 
 @script:python@
 pf << change_other.pf;
+f << change_other.f;
 u << change_other.u;
 y << change_other.y;
 @@
 
-computed(pf, name(pf), u, y)
+computed(pf, f, u, y)
 
-@change_decl depends on (context || org || report) &&
-	(pair || pair_set || pair_arg || pair_new)@
+@change_decl depends on (context || org || report) && getv@
 identifier f : script:python() { not transformed(f) };
-identifier u, y;
+identifier y;
 typedef pte_t;
 position pf;
+identifier u;
 @@
 
 pte_t u = f@pf(..., <+... y ...+>, ...);
 
 @script:python@
 pf << change_decl.pf;
+f << change_decl.f;
 u << change_decl.u;
 y << change_decl.y;
 @@
 
-computed(pf, name(pf), u, y)
+computed(pf, f, u, y)
+
+@change_arg depends on (context || org || report) && getv@
+identifier put = {set_pte_at, ptep_modify_prot_commit};
+identifier t;
+identifier y;
+position pp, pf;
+@@
+
+put@pp(..., <+... t@pf(..., <+... y ...+>, ...) ...+>, ...)
+
+@script:python@
+pp << change_arg.pp;
+t << change_arg.t;
+y << change_arg.y;
+@@
+
+written(pp, t, y)
 
 // What a reported set_pte_at() writes, to name the helper that fits.
 

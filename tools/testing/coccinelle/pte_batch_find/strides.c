@@ -79,3 +79,33 @@ static int mkold_pmd_entry(pmd_t *pmd, unsigned long addr,
 static const struct mm_walk_ops mkold_ops = {
 	.pmd_entry = mkold_pmd_entry,
 };
+
+/* Strides spelled otherwise: still a PMD, or one contpte block, apart. */
+void pmd_stride_expr(struct mm_struct *mm, pmd_t *pmd, unsigned long addr,
+		     unsigned long end, pte_t val)
+{
+	pte_t *pte;
+
+	for (; addr < end; addr += HPAGE_PMD_NR * PAGE_SIZE, pmd++) {
+		pte = pte_offset_kernel(pmd, addr);
+		set_pte_at(mm, addr, pte, val);
+	}
+}
+
+void pmd_stride_sz(struct mm_struct *mm, pmd_t *pmd, unsigned long addr,
+		   unsigned long end, pte_t val)
+{
+	pte_t *pte;
+
+	for (; addr < end; addr += (SZ_2M), pmd++) {
+		pte = pte_offset_kernel(pmd, addr);
+		set_pte_at(mm, addr, pte, val);
+	}
+}
+
+void cont_stride(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
+		 int nr)
+{
+	for (; nr > 0; nr -= CONT_PTES, ptep += CONT_PTES)
+		ptep_set_wrprotect(mm, addr, ptep);
+}

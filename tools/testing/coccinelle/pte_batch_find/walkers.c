@@ -208,3 +208,91 @@ void set_markers(struct mm_struct *mm, unsigned long addr, pte_t *pte,
 		set_softleaf_ptes(mm, addr, pte,
 				  make_pte_marker(PTE_MARKER_UFFD_WP), 1);
 }
+
+/* A restore of the value read on one path does not hide the write back. */
+void restore_then_mkold(struct mm_struct *mm, unsigned long addr,
+			unsigned long end, pte_t *pte)
+{
+	pte_t ptent;
+
+	for (; addr != end; pte++, addr += PAGE_SIZE) {
+		ptent = ptep_get_and_clear(mm, addr, pte);
+		if (!pte_young(ptent)) {
+			set_pte_at(mm, addr, pte, ptent);
+			continue;
+		}
+		ptent = pte_mkold(ptent);
+		set_pte_at(mm, addr, pte, ptent);
+	}
+}
+
+/* Only a restore: no helper of the pair. */
+void restore_only(struct mm_struct *mm, unsigned long addr,
+		  unsigned long end, pte_t *pte)
+{
+	pte_t ptent;
+
+	for (; addr != end; pte++, addr += PAGE_SIZE) {
+		ptent = ptep_get_and_clear(mm, addr, pte);
+		set_pte_at(mm, addr, pte, ptent);
+	}
+}
+
+/* A change nested in another: clear_young_dirty_ptes() cannot dirty. */
+void nested_change(struct vm_area_struct *vma, unsigned long addr,
+		   unsigned long end, pte_t *pte)
+{
+	pte_t old, new;
+
+	for (; addr != end; pte++, addr += PAGE_SIZE) {
+		old = ptep_modify_prot_start(vma, addr, pte);
+		new = pte_mkold(pte_mkdirty(old));
+		ptep_modify_prot_commit(vma, addr, pte, old, new);
+	}
+}
+
+/* A helper with a clear and flush, and one with several operations. */
+static void flush_one(struct vm_area_struct *vma, unsigned long addr,
+		      pte_t *pte)
+{
+	ptep_clear_flush(vma, addr, pte);
+}
+
+static void fix_one(struct mm_struct *mm, unsigned long addr, pte_t *pte)
+{
+	pte_t ptent = ptep_get(pte);
+
+	if (pte_none(ptent))
+		return;
+	if (!pte_present(ptent)) {
+		pte_clear(mm, addr, pte);
+		return;
+	}
+	ptent = ptep_get_and_clear(mm, addr, pte);
+	ptent = pte_mkclean(ptent);
+	set_pte_at(mm, addr, pte, ptent);
+}
+
+void helpers_range(struct vm_area_struct *vma, unsigned long addr,
+		   unsigned long end, pte_t *pte)
+{
+	for (; addr != end; pte++, addr += PAGE_SIZE) {
+		flush_one(vma, addr, pte);
+		fix_one(vma->vm_mm, addr, pte);
+	}
+}
+
+/* A function with a loop of its own over its parameter is no helper. */
+static void clear_run(struct mm_struct *mm, unsigned long addr, pte_t *pte,
+		      int nr)
+{
+	for (; nr; nr--, pte++, addr += PAGE_SIZE)
+		pte_clear(mm, addr, pte);
+}
+
+void clear_runs(struct mm_struct *mm, unsigned long addr, pte_t *pte,
+		int runs)
+{
+	for (; runs; runs--, pte += 16, addr += 16 * PAGE_SIZE)
+		clear_run(mm, addr, pte, 16);
+}
