@@ -64,6 +64,11 @@ struct pb_arch {
 	/* A present PTE without access, dirty and contiguous bits. */
 	uint64_t (*pte_normal)(uint64_t pte);
 	bool (*pte_present)(uint64_t pte);
+	bool (*pte_write)(uint64_t pte);
+	/* pte_same(), as folio_pte_batch_flags() compares PTEs. */
+	bool (*pte_same)(uint64_t a, uint64_t b);
+	/* pte_mkclean(pte_wrprotect()), as page_vma_mkclean_one() writes. */
+	uint64_t (*mkclean)(uint64_t pte);
 	void (*set_folio)(unsigned long pfn, unsigned long nr);
 	/* Index of the first inconsistent contpte block, or -1. */
 	int (*check_table)(void);

@@ -116,6 +116,12 @@ static void arch_tlb_decode(uint64_t val, struct model_xlat *x)
 	x->cont = x->valid && pte_cont(pte);
 	x->pfn = pte_pfn(pte);
 	x->attrs = val & (PTE_ATTRINDX_MASK | PTE_SHARED | PTE_NG);
+	/*
+	 * Writable: PTE_RDONLY clear, or PTE_WRITE (DBM) set, with which the
+	 * hardware clears PTE_RDONLY on the first write.
+	 */
+	x->writable = x->valid &&
+		      (!(val & PTE_RDONLY) || (val & PTE_WRITE));
 }
 
 #include "ops.c"

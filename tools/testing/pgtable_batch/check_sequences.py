@@ -22,6 +22,14 @@ ORDERS = [
     ("mm/rmap.c", "ttu_restore_ptes", "flush_tlb_range(", "set_ptes(",
      "a batch is restored only after a completed flush of its range "
      "(tests/tlb.c: partial restore fixed, restore all fixed)"),
+    ("mm/rmap.c", "page_vma_mkclean_one", "get_and_clear_ptes(",
+     "flush_tlb_range(",
+     "a run is cleared before its flush, so that a write that must set a "
+     "dirty bit faults (tests/tlb.c: mkclean)"),
+    ("mm/rmap.c", "page_vma_mkclean_one", "flush_tlb_range(", "set_ptes(",
+     "a cleaned run is written back only after a completed flush of its "
+     "range, and no translation of it stays writable (tests/tlb.c: "
+     "mkclean, mkclean without flush)"),
     ("mm/migrate.c", "migrate_folio_undo_src", "try_to_unmap_flush(",
      "remove_migration_ptes(",
      "a failed migration is undone only after the deferred flush "
@@ -31,10 +39,11 @@ ORDERS = [
      "the new folios are mapped only after the deferred flush "
      "(tests/tlb.c: migrate, two folios)"),
 ]
-# (file, function that may, call): the only writer of present PTEs in
-# the file, so that every restore of a cleared batch takes its flush.
+# (file, functions that may, call): the only writers of runs of present
+# PTEs in the file, so that every write back of a cleared batch takes
+# its flush.
 ONLY = [
-    ("mm/rmap.c", "ttu_restore_ptes", "set_ptes("),
+    ("mm/rmap.c", ("ttu_restore_ptes", "page_vma_mkclean_one"), "set_ptes("),
 ]
 
 
@@ -76,11 +85,14 @@ def check(read):
         elif i < 0 or i > j:
             broken.append("%s: %s() calls %s without %s before it: %s"
                           % (path, fn, then, first, why))
-    for path, fn, call in ONLY:
+    for path, fns, call in ONLY:
         for other, b in sorted(bodies(path).items()):
-            if other != fn and call in b:
-                broken.append("%s: %s() calls %s; only %s() may, after "
-                              "its flush" % (path, other, call, fn))
+            if other not in fns and call in b:
+                broken.append("%s: %s() calls %s; only %s may, after "
+                              "their flush" % (path, other, call,
+                                               " and ".join(
+                                                   "%s()" % f
+                                                   for f in fns)))
     return broken
 
 
@@ -104,10 +116,10 @@ def self_test(ksrc):
              for path, fn, first, then, _ in ORDERS]
     # A batch restored in try_to_unmap_one() itself, as 7.3 restores a
     # lazyfree batch.
-    cases += [("%s in try_to_unmap_one()" % call, "only %s()" % fn,
+    cases += [("%s in try_to_unmap_one()" % call, "only %s()" % fns[0],
                edited(ksrc, path, "try_to_unmap_one",
                       lambda b, call=call: "\n\t%s0);" % call + b))
-              for path, fn, call in ONLY]
+              for path, fns, call in ONLY]
     failures = 0
     for name, mark, read in cases:
         ok = any(mark in x for x in check(read))

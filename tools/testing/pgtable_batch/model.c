@@ -32,6 +32,7 @@ struct model_tlb_slot {
 	bool pending[2];	/* invalidation issued, not completed */
 	uint64_t pfn[2];
 	uint64_t attrs[2];
+	bool writable[2];	/* walked from a writable entry */
 };
 
 static struct model_tlb_slot model_slots[MODEL_NR_SLOTS];
@@ -55,8 +56,16 @@ static void model_tlb_walk(unsigned int idx, const struct model_xlat *x)
 	for (j = first; j < first + n && j < MODEL_NR_SLOTS; j++) {
 		struct model_tlb_slot *s = &model_slots[j];
 
-		if (!s->live[kind])
+		/*
+		 * A store over a live translation does not take away the
+		 * write permission the hardware may have cached with it.
+		 */
+		if (!s->live[kind]) {
 			model_tlb.live++;
+			s->writable[kind] = x->writable;
+		} else {
+			s->writable[kind] |= x->writable;
+		}
 		s->live[kind] = true;
 		s->pending[kind] = false;
 		s->pfn[kind] = x->pfn - idx + j;
@@ -97,6 +106,16 @@ void model_tlb_off(void)
 bool model_tlb_live(unsigned int idx, bool cont)
 {
 	return idx < MODEL_NR_SLOTS && model_slots[idx].live[cont];
+}
+
+bool model_tlb_writable(unsigned int idx)
+{
+	const struct model_tlb_slot *s;
+
+	if (idx >= MODEL_NR_SLOTS)
+		return false;
+	s = &model_slots[idx];
+	return (s->live[0] && s->writable[0]) || (s->live[1] && s->writable[1]);
 }
 
 static const char *const kind_name[] = { "non-contiguous", "contiguous" };

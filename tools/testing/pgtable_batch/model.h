@@ -85,6 +85,7 @@ struct model_xlat {
 	bool cont;		/* contiguous: translates its whole block */
 	uint64_t pfn;		/* output address of the slot, in pages */
 	uint64_t attrs;		/* attributes whose change needs BBM */
+	bool writable;		/* the hardware may write through it */
 };
 
 /* Decodes a PTE value of the architecture under test. */
@@ -113,6 +114,12 @@ void model_tlb_store(const volatile void *p);
 void model_note_tlb_sync(void);
 /* Whether a translation of slot @idx is live, contiguous or not. */
 bool model_tlb_live(unsigned int idx, bool cont);
+/*
+ * Whether a live translation of slot @idx may still allow a write: one
+ * walked from a writable entry stays writable, whatever is stored over
+ * it, until an invalidation of it completes.
+ */
+bool model_tlb_writable(unsigned int idx);
 
 /* While paused, accesses are not counted (used around debug checks). */
 void model_pause(void);

@@ -133,6 +133,21 @@ static bool k_pte_present(uint64_t pte)
 	return pte_present(__pte(pte));
 }
 
+static bool k_pte_write(uint64_t pte)
+{
+	return pte_write(__pte(pte));
+}
+
+static bool k_pte_same(uint64_t a, uint64_t b)
+{
+	return pte_same(__pte(a), __pte(b));
+}
+
+static uint64_t k_mkclean(uint64_t pte)
+{
+	return pte_val(pte_mkclean(pte_wrprotect(__pte(pte))));
+}
+
 static void k_set_folio(unsigned long pfn, unsigned long nr)
 {
 	unsigned long i;
@@ -393,6 +408,9 @@ const struct pb_arch PB_ARCH = {
 	.pte_young = k_pte_young,
 	.pte_normal = k_pte_normal,
 	.pte_present = k_pte_present,
+	.pte_write = k_pte_write,
+	.pte_same = k_pte_same,
+	.mkclean = k_mkclean,
 	.set_folio = k_set_folio,
 	.check_table = arch_check_table,
 

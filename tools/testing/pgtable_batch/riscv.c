@@ -92,6 +92,7 @@ static void arch_tlb_decode(uint64_t val, struct model_xlat *x)
 	x->cont = false;
 	x->pfn = pte_pfn(pte);
 	x->attrs = 0;
+	x->writable = x->valid && (pte_val(pte) & _PAGE_WRITE);
 }
 
 #include "ops.c"

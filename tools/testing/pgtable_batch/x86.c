@@ -99,6 +99,7 @@ static void arch_tlb_decode(uint64_t val, struct model_xlat *x)
 	x->cont = false;
 	x->pfn = pte_pfn(pte);
 	x->attrs = 0;
+	x->writable = x->valid && (pte_flags(pte) & _PAGE_RW);
 }
 
 #include "ops.c"

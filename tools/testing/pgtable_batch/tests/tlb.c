@@ -848,6 +848,297 @@ static bool test_tlb_unfold_refold(void)
 	return true;
 }
 
+/*
+ * page_vma_mkclean_one() (mm/rmap.c) over the PTEs [@first, @first + @n)
+ * of a folio, as folio_mkclean() walks them: each present PTE that is
+ * dirty or writable is cleared, flushed and written back clean and
+ * write-protected.  With @batched, as the series does it: a run that
+ * folio_rmap_pte_batch() counts with FPB_MKCLEAN (PTEs equal but for the
+ * PFN, by pte_same(), within the walk) takes get_and_clear_ptes(), one
+ * flush_tlb_range() and set_ptes(), a run of one the per-PTE code.
+ * Without, the per-PTE code of 7.3: ptep_clear_flush() (ptep_get_and_clear()
+ * and a flush of the page) and set_pte_at().  @noflush leaves the flushes
+ * out, as a broken version would.  Returns the count folio_mkclean() adds.
+ */
+static unsigned int tlb_replay_mkclean(unsigned int first, unsigned int n,
+				       bool batched, bool noflush)
+{
+	unsigned int i = first, end = first + n, cleaned = 0;
+
+	while (i < end) {
+		uint64_t pte = arch->ptep_get(i), expected = pte;
+		unsigned int nr = 1;
+
+		if (!arch->pte_present(pte)) {
+			i++;
+			continue;
+		}
+		while (batched && i + nr < end) {
+			expected = arch->pte_advance_pfn(expected, 1);
+			if (!arch->pte_same(arch->ptep_get(i + nr), expected))
+				break;
+			nr++;
+		}
+		if (!arch->pte_dirty(pte) && !arch->pte_write(pte)) {
+			i += nr;
+			continue;
+		}
+		if (nr == 1) {
+			pte = arch->ref_get_and_clear_full_ptes(i, 1, 0);
+			if (!noflush)
+				arch->flush_tlb_range(i, 1);
+			arch->set_pte_at(i, arch->mkclean(pte));
+		} else {
+			pte = arch->get_and_clear_full_ptes(i, nr, 0);
+			if (!noflush)
+				arch->flush_tlb_range(i, nr);
+			arch->set_ptes(i, arch->mkclean(pte), nr);
+		}
+		cleaned += nr;
+		i += nr;
+	}
+	return cleaned;
+}
+
+struct tlb_mkclean_outcome {
+	unsigned int cleaned;
+	uint64_t view[PB_WINDOW];
+	bool folded[PB_WINDOW];		/* by slot: PTE_CONT in the table */
+	struct model_counts counts;
+	unsigned long violations;
+	int writable;			/* first slot still writable, or -1 */
+};
+
+static void tlb_mkclean_run(unsigned int first, unsigned int n, bool batched,
+			    bool noflush, struct tlb_mkclean_outcome *o)
+{
+	unsigned int i;
+
+	arch->tlb_reset();
+	model_reset_counts();
+	o->cleaned = tlb_replay_mkclean(first, n, batched, noflush);
+	o->counts = model_counts;
+	o->violations = model_tlb.violations;
+	o->writable = -1;
+	for (i = first; i < first + n; i++)
+		if (model_tlb_writable(i)) {
+			o->writable = i;
+			break;
+		}
+	model_tlb_off();
+	for (i = 0; i < PB_WINDOW; i++) {
+		o->view[i] = arch->ptep_get(i) & ~arch->cont_bit;
+		o->folded[i] = arch->pte_valid(model_pt[i]) &&
+			       (model_pt[i] & arch->cont_bit);
+	}
+}
+
+/*
+ * The page tables of the two replays, as core mm reads them back with
+ * ptep_get(): PTE_CONT aside, identical, except that in a block folded in
+ * either (the per-PTE code may fold a block again when it writes its last
+ * PTE) access and dirty are one state of the block.
+ */
+static bool tlb_mkclean_same(const struct tlb_mkclean_outcome *b,
+			     const struct tlb_mkclean_outcome *r,
+			     const char *what)
+{
+	unsigned int cont = arch->cont_ptes, blk, i;
+
+	for (blk = 0; blk < PB_WINDOW; blk += cont) {
+		bool folded = false, yb = false, yr = false, db = false,
+		     dr = false;
+
+		for (i = blk; i < blk + cont; i++)
+			folded |= b->folded[i] || r->folded[i];
+		for (i = blk; i < blk + cont; i++) {
+			uint64_t vb = b->view[i], vr = r->view[i];
+
+			if (folded && arch->pte_present(vb) &&
+			    arch->pte_present(vr)) {
+				yb |= arch->pte_young(vb);
+				yr |= arch->pte_young(vr);
+				db |= arch->pte_dirty(vb);
+				dr |= arch->pte_dirty(vr);
+				vb = arch->pte_normal(vb);
+				vr = arch->pte_normal(vr);
+			}
+			if (vb == vr)
+				continue;
+			fprintf(stderr, "%s: %s: PTE %u: batched 0x%llx, per-PTE 0x%llx\n",
+				arch->name, what, i,
+				(unsigned long long)b->view[i],
+				(unsigned long long)r->view[i]);
+			return false;
+		}
+		if (yb != yr || db != dr) {
+			fprintf(stderr, "%s: %s: block %u young/dirty %d/%d, per-PTE %d/%d\n",
+				arch->name, what, blk, yb, db, yr, dr);
+			return false;
+		}
+	}
+	return true;
+}
+
+static const enum pb_pattern mkclean_pats[] = {
+	PB_PAT_CLEAN, PB_PAT_DIRTY, PB_PAT_MIXED, PB_PAT_MIXED_RO,
+	PB_PAT_RANDOM,
+};
+static const char *const mkclean_pat_name[] = {
+	"clean", "dirty", "mixed", "mixed-ro", "random",
+};
+static const enum pb_fold mkclean_folds[] = {
+	PB_FOLD_NONE, PB_FOLD_ALL, PB_FOLD_ALT, PB_FOLD_RANDOM,
+};
+
+/*
+ * Every walk of 1 to 2 * PB_BLOCK + 2 PTEs at every offset of a block,
+ * over a folio that is exactly the walk or inside a larger one (a VMA
+ * that maps part of it), each fold and attribute pattern.  The batched
+ * replay must leave every PTE as the per-PTE one does (PTE_CONT aside),
+ * count the same, break no break-before-make rule, leave no translation
+ * of the walk writable, unfold only the folded blocks the walk covers
+ * partially and keep every block it covers whole folded, and issue no
+ * more TLB invalidations.  @noflush instead requires the model to report
+ * a translation left writable whenever a PTE was writable.
+ */
+static bool tlb_run_mkclean(bool noflush, unsigned long *cases,
+			    unsigned long *caught)
+{
+	const unsigned int dim[] = {
+		2, ARRAY_SIZE(mkclean_folds), ARRAY_SIZE(mkclean_pats),
+		PB_BLOCK, 2 * PB_BLOCK + 2,
+	};
+	unsigned int v[ARRAY_SIZE(dim)] = { 0 };
+	static struct tlb_mkclean_outcome b, r;
+	bool shown = false;
+	char what[160];
+
+	do {
+		bool exact = v[0];
+		enum pb_fold fold = mkclean_folds[v[1]];
+		enum pb_pattern pat = mkclean_pats[v[2]];
+		unsigned int first = 2 * PB_BLOCK + v[3], n = v[4] + 1, i;
+		unsigned int cont = arch->cont_ptes, blk, partial = 0;
+		bool any_write = false;
+		uint64_t saved[PB_WINDOW];
+
+		pb_clear_table();
+		if (exact)
+			pb_map(first, n, fold, pat);
+		else
+			pb_map(PB_BLOCK, 5 * PB_BLOCK, fold, pat);
+		for (i = first; i < first + n; i++)
+			any_write |= arch->pte_write(arch->ptep_get(i));
+		for (blk = first - first % cont; cont > 1 && blk < first + n;
+		     blk += cont)
+			if ((blk < first || blk + cont > first + n) &&
+			    (model_pt[blk] & arch->cont_bit))
+				partial++;
+		memcpy(saved, model_pt, sizeof(saved));
+		snprintf(what, sizeof(what),
+			 "mkclean%s: walk of %u PTEs from %u, folio %s, folded %s, attrs %s",
+			 noflush ? " without flush" : "", n, first,
+			 exact ? "exact" : "inside", fold_name[fold],
+			 mkclean_pat_name[v[2]]);
+		(*cases)++;
+
+		if (noflush) {
+			tlb_mkclean_run(first, n, true, true, &b);
+			/*
+			 * Only a block folded again on the way (which
+			 * break-before-make flushes) may lose the stale
+			 * write permission.
+			 */
+			if ((b.writable >= 0) != any_write &&
+			    (cont == 1 || b.writable >= 0 || !b.counts.folds)) {
+				fprintf(stderr, "%s: %s: %s\n", arch->name, what,
+					any_write ? "no translation left writable" :
+					"a translation of a read-only PTE left writable");
+				return false;
+			}
+			*caught += b.writable >= 0;
+			if (b.writable >= 0 && !shown) {
+				shown = true;
+				fprintf(stderr, "(expected) %s: %s: translation of PTE %d still writable after the walk\n",
+					arch->name, what, b.writable);
+			}
+			continue;
+		}
+
+		tlb_mkclean_run(first, n, true, false, &b);
+		memcpy(model_pt, saved, sizeof(saved));
+		tlb_mkclean_run(first, n, false, false, &r);
+
+		if (b.violations || r.violations) {
+			fprintf(stderr, "%s: %s: %s replay: %s\n", arch->name,
+				what, b.violations ? "batched" : "per-PTE",
+				model_tlb_report);
+			return false;
+		}
+		if (b.writable >= 0 || r.writable >= 0) {
+			fprintf(stderr, "%s: %s: %s replay leaves PTE %d writable in the TLB\n",
+				arch->name, what,
+				b.writable >= 0 ? "batched" : "per-PTE",
+				b.writable >= 0 ? b.writable : r.writable);
+			return false;
+		}
+		ASSERT_EQ(b.cleaned, r.cleaned);
+		if (!tlb_mkclean_same(&b, &r, what))
+			return false;
+		ASSERT_EQ(arch->check_table(), -1);
+		ASSERT_TRUE(b.counts.unfolds <= partial);
+		ASSERT_TRUE(b.counts.tlbi <= r.counts.tlbi);
+		ASSERT_EQ(b.counts.warns, 0UL);
+		/* A folded block the walk covers whole stays folded. */
+		memcpy(model_pt, saved, sizeof(saved));
+		for (blk = first - first % cont; cont > 1 && blk < first + n;
+		     blk += cont) {
+			if (blk < first || blk + cont > first + n ||
+			    !(saved[blk] & arch->cont_bit))
+				continue;
+			for (i = blk; i < blk + cont; i++)
+				ASSERT_TRUE(b.folded[i]);
+		}
+	} while (pb_next_case(v, dim, ARRAY_SIZE(dim)));
+
+	return true;
+}
+
+static bool test_tlb_mkclean(void)
+{
+	unsigned long cases = 0, caught = 0;
+	struct tlb_mkclean_outcome b, r;
+	unsigned int first = 2 * PB_BLOCK;
+
+	ASSERT_TRUE(tlb_run_mkclean(false, &cases, &caught));
+
+	/* The headline case: a dirty folio of two blocks, mapped folded. */
+	pb_clear_table();
+	pb_map(first, 2 * PB_BLOCK, PB_FOLD_ALL, PB_PAT_DIRTY);
+	tlb_mkclean_run(first, 2 * PB_BLOCK, true, false, &b);
+	pb_clear_table();
+	pb_map(first, 2 * PB_BLOCK, PB_FOLD_ALL, PB_PAT_DIRTY);
+	tlb_mkclean_run(first, 2 * PB_BLOCK, false, false, &r);
+	ASSERT_EQ(b.counts.tlbi, 1UL);
+	printf("%s, mkclean: %lu cases; a dirty folio of %u PTEs, folded: per-PTE %lu TLBI calls, %lu unfolds; batched %lu, %lu\n",
+	       arch->name, cases, 2 * PB_BLOCK, r.counts.tlbi,
+	       r.counts.unfolds, b.counts.tlbi, b.counts.unfolds);
+	return true;
+}
+
+/* Without the flush, a write permission outlives the walk in the TLB. */
+static bool test_tlb_mkclean_noflush(void)
+{
+	unsigned long cases = 0, caught = 0;
+
+	ASSERT_TRUE(tlb_run_mkclean(true, &cases, &caught));
+	ASSERT_NE(caught, 0UL);
+	printf("%s, mkclean without flush: %lu cases, %lu with a translation left writable as expected\n",
+	       arch->name, cases, caught);
+	return true;
+}
+
 static void run_tlb_tests(int *num_tests, int *num_fail)
 {
 	TEST(tlb_model_reset);
@@ -865,4 +1156,6 @@ static void run_tlb_tests(int *num_tests, int *num_fail)
 	TEST(tlb_migrate_two);
 	TEST(tlb_migrate_two_early);
 	TEST(tlb_migrate_partial);
+	TEST(tlb_mkclean);
+	TEST(tlb_mkclean_noflush);
 }
