@@ -22,8 +22,9 @@
 //# stepped that way with p + i or &p[i] as the argument), whatever the
 //# loop syntax: for, while, for (;;) or do-while.  So is a batched helper
 //# called with a literal nr of 1 in such a loop (the pointer stepped as a
-//# statement or an index), and a call, with a stepped pte_t * as an
-//# argument, to a function of the same file that does one or more of the
+//# statement or an index), and a call, with the pte_t * the loop steps
+//# as a statement as its argument (not pte + i, pte++ or &pte[i]), to a
+//# function of the same file that does one or more of the
 //# operations on its pte_t * parameter (and has no loop of its own over
 //# it); the report lists them all.  A step whose expression names a PMD
 //# or more (PMD_SIZE, HPAGE_PMD_SIZE, HPAGE_PMD_NR, SZ_2M, PTRS_PER_PTE,
@@ -50,8 +51,10 @@
 //# set_pte_at(), one that a function other than those changing a present
 //# PTE built (it may be an entry of another kind).  Not followed: a
 //# function of another file, a read nested in the argument of the write.
-//# The matching is done per file, without paths through a function, so
-//# that a large function costs what its text costs.
+//# The state is kept per file.  The pairs, the helpers and the callbacks
+//# are matched statement by statement, without paths through a function,
+//# so that what they cost grows with its text; the loops are matched
+//# along its paths.
 //# A report is not a request to convert: loops that decide per PTE, walk
 //# kernel page tables or carry a value that does not advance like the
 //# helper's stay as they are.  set_softleaf_ptes.cocci and
@@ -99,7 +102,7 @@ family = frozenset([
 transforms = frozenset([
 	"pte_mkold", "pte_mkclean", "pte_mkyoung", "pte_mkdirty",
 	"pte_wrprotect", "pte_mkwrite", "pte_mkwrite_novma", "pte_modify",
-	"pte_mkuffd_wp", "pte_clear_uffd_wp", "pte_mksoft_dirty",
+	"pte_mkuffd", "pte_clear_uffd", "pte_mksoft_dirty",
 	"pte_clear_soft_dirty", "pte_mkspecial", "pte_mkhuge", "pte_mkexec",
 	"pte_exprotect", "pte_mkinvalid", "pte_mknotpresent",
 	"pte_mkprivileged", "pte_mkuser",
@@ -417,8 +420,12 @@ def message(p):
 		if via is not None:
 			# The operations of the helper outside the pair too.
 			inside = op.split(", ")
-			op = ", ".join([f + "()" for f, fk in ops
-					if f + "()" not in inside] + [op])
+			outside = [f for f, fk in ops if f + "()" not in inside]
+			op = ", ".join([f + "()" for f in outside] + [op])
+			if outside:
+				use = use + "; for " + "; for ".join(
+					["%s(): %s" % (f, helper(f, None))
+					 for f in outside])
 	if e["how"] == "walk":
 		if via is not None:
 			op = "%s() does %s" % (via, op)
@@ -783,7 +790,8 @@ helped(pc, name(pc), "walk")
 @cbh depends on (context || org || report) && cbr && hdef@
 identifier hf : script:python() { helper_of(hf) };
 identifier p;
-position pc : script:python(p) { first_param(pc, p) and pc[0].current_element in callbacks };
+position pc : script:python(p) {
+	first_param(pc, p) and pc[0].current_element in callbacks };
 @@
 
 hf@pc(..., p, ...)

@@ -296,3 +296,15 @@ void clear_runs(struct mm_struct *mm, unsigned long addr, pte_t *pte,
 	for (; runs; runs--, pte += 16, addr += 16 * PAGE_SIZE)
 		clear_run(mm, addr, pte, 16);
 }
+
+/* The uffd-wp bit set on the value read: the pair takes modify_prot. */
+void uffd_mark(struct mm_struct *mm, unsigned long addr, unsigned long end,
+	       pte_t *pte)
+{
+	pte_t old;
+
+	for (; addr != end; pte++, addr += PAGE_SIZE) {
+		old = ptep_get_and_clear(mm, addr, pte);
+		set_pte_at(mm, addr, pte, pte_mkuffd(old));
+	}
+}
