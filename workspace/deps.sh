@@ -11,13 +11,14 @@ mkdir -p "$STAMP_DIR"
 
 # libcap-dev: the host build of the tree's mm selftests (make kselftest
 # TARGETS=mm: memfd_secret and mlock-random-test include sys/capability.h).
+# e2fsprogs: mkfs.ext4 for the guests' disk (qemu-run.sh).
 PKGS_HOST="build-essential flex bison bc libelf-dev libssl-dev cpio ccache
 rsync xz-utils git python3 python3-matplotlib python3-ply python3-git
 python3-sphinx python3-sphinx-rtd-theme python3-yaml perl kmod
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 qemu-system-x86 qemu-system-arm busybox-static coccinelle
 libasan8 libubsan1 zstd gdb-multiarch libnuma-dev libnuma-dev:arm64
-libcap-dev"
+libcap-dev e2fsprogs"
 # riscv64 (not in the default ARCHES): the cross compiler and its C library
 # (a Recommends of the compiler, which apt may leave out), and QEMU with
 # its OpenSBI firmware.

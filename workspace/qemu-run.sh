@@ -96,7 +96,7 @@ vcpus() {	# plan -> the number of vCPUs its guest gets
 }
 
 boot() {	# accel plan log timeout
-	local accel=$1 plan=$2 log=$3 t=$4 cmd console kunit= extra= khz
+	local accel=$1 plan=$2 log=$3 t=$4 cmd console kunit= extra= khz disk
 	# The x86_64 kernels have no ACPI: they find the CPUs in SeaBIOS's MP
 	# table, which lists one CPU per socket.  QEMU puts two CPUs in one
 	# socket by default, so ask for two sockets or the guest runs on one.
@@ -147,6 +147,26 @@ boot() {	# accel plan log timeout
 		      -numa "node,nodeid=0,cpus=0-$last,memdev=pbm0"
 		      -numa "node,nodeid=1$cpus1,memdev=pbm1")
 	fi
+	# A fresh ext4 file system on a virtio disk (/dev/vda) for the
+	# writeback tests and benchmark, on x86_64 and arm64 (PB_DISK=0: none):
+	# made by mkfs.ext4 on the host for every boot, sparse, removed after.
+	disk=
+	if [ "${PB_DISK:-1}" != 0 ] && [ "$plan" != probe ] &&
+	   { [ "$ARCH" = x86_64 ] || [ "$ARCH" = arm64 ]; }; then
+		disk=$log.ext4
+		rm -f "$disk"
+		if truncate -s "${PB_DISK_MIB:-1024}M" "$disk" &&
+		   PATH=$PATH:/usr/sbin:/sbin mkfs.ext4 -q -F "$disk"; then
+			local dev=virtio-blk-pci
+			[ "$ARCH" = arm64 ] && dev=virtio-blk-device
+			cmd+=(-drive "file=$disk,format=raw,if=none,id=pbdisk,cache=unsafe"
+			      -device "$dev,drive=pbdisk")
+		else
+			echo "qemu-run: cannot make the ext4 disk $disk" >&2
+			rm -f "$disk"
+			disk=
+		fi
+	fi
 	[ -n "$icount" ] && cmd+=(-icount "shift=$icount,align=off,sleep=off")
 	[ -n "${PB_GDB:-}" ] && cmd+=(-gdb "tcp:127.0.0.1:$PB_GDB")
 	[ -n "$tlbcount" ] && cmd+=(-plugin "$tlbcount")
@@ -156,6 +176,9 @@ boot() {	# accel plan log timeout
 		-no-reboot -kernel "$KERNEL" -initrd "$INITRD" \
 		-append "console=$console panic=-1 loglevel=7$kunit$extra pbplan=$plan pbargs=$ARGS" \
 		</dev/null >"$log" 2>&1
+	local r=$?
+	[ -n "$disk" ] && rm -f "$disk"
+	return $r
 }
 
 accel=${PB_ACCEL:-}

@@ -26,7 +26,7 @@ OUTDIR=$(realpath -m "$3")
 TESTS="cow uffd-unit-tests uffd-wp-mremap guard-regions pagemap_ioctl
 	madv_populate mremap_test migration split_huge_page_test
 	pgtable_batch_integrity pgtable_batch_migrate pgtable_batch_softdirty
-	pgtable_batch_stress"
+	pgtable_batch_stress pgtable_batch_mkclean"
 case $ARCH in
 x86_64)
 	KARCH=x86

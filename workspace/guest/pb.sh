@@ -89,3 +89,11 @@ pb_bench_env() {
 	fi
 	return 0
 }
+
+# pb_disk DIR: mount the ext4 disk that qemu-run.sh attaches (a fresh
+# file system per boot, on /dev/vda) at DIR.  Fails when there is none.
+pb_disk() {
+	[ -b /dev/vda ] || { echo "# no disk: /dev/vda missing"; return 1; }
+	mkdir -p "$1"
+	grep -q " $1 " /proc/mounts || mount -t ext4 /dev/vda "$1"
+}

@@ -22,11 +22,11 @@ ORDERS = [
     ("mm/rmap.c", "ttu_restore_ptes", "flush_tlb_range(", "set_ptes(",
      "a batch is restored only after a completed flush of its range "
      "(tests/tlb.c: partial restore fixed, restore all fixed)"),
-    ("mm/rmap.c", "page_vma_mkclean_one", "get_and_clear_ptes(",
+    ("mm/rmap.c", "mkclean_pte_run", "get_and_clear_ptes(",
      "flush_tlb_range(",
      "a run is cleared before its flush, so that a write that must set a "
      "dirty bit faults (tests/tlb.c: mkclean)"),
-    ("mm/rmap.c", "page_vma_mkclean_one", "flush_tlb_range(", "set_ptes(",
+    ("mm/rmap.c", "mkclean_pte_run", "flush_tlb_range(", "set_ptes(",
      "a cleaned run is written back only after a completed flush of its "
      "range, and no translation of it stays writable (tests/tlb.c: "
      "mkclean, mkclean without flush)"),
@@ -43,7 +43,7 @@ ORDERS = [
 # PTEs in the file, so that every write back of a cleared batch takes
 # its flush.
 ONLY = [
-    ("mm/rmap.c", ("ttu_restore_ptes", "page_vma_mkclean_one"), "set_ptes("),
+    ("mm/rmap.c", ("ttu_restore_ptes", "mkclean_pte_run"), "set_ptes("),
 ]
 
 

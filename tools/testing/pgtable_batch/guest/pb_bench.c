@@ -20,6 +20,12 @@
  *            other page, one page per call (4 MiB): the known count of
  *            the TLB counting method (one single-page invalidation per
  *            call, no page table freed)
+ *   mkclean  a file on the file system at -D (ext4, XFS) written with
+ *            pwrite() in chunks of the folio size, so that its page cache
+ *            holds folios of that size, mapped MAP_SHARED; each run
+ *            dirties every page through the mapping, then times
+ *            msync(MS_SYNC) (256 MiB): writeback write-protects and
+ *            cleans every PTE first (folio_mkclean())
  *
  * The seed programs fill the region with memset(); Linux 7.3 does not
  * write zero-filled folios to swap but records them as zero (the
@@ -28,7 +34,10 @@
  * compression.  -f picks another byte.
  *
  * The folio size is chosen by the caller through the sysfs mTHP controls
- * (-s only names the size to account for).  For every timed run one line
+ * (-s only names the size to account for), except for mkclean, whose -s
+ * is the size of the file's folios (order-0 below 2 pages); its samples
+ * carry "folios_whole", the folios of that size the mapping was found to
+ * map whole (pagemap and /proc/kpageflags).  For every timed run one line
  *
  *   PB-SAMPLE {"bench":...,"size_kb":...,"run":...,"warmup":...,"ns":...}
  *
@@ -108,6 +117,7 @@ enum bench_kind {
 	BENCH_MIXED,
 	BENCH_MIGRATE,
 	BENCH_UNMAP1,
+	BENCH_MKCLEAN,
 };
 
 struct bench_desc {
@@ -126,6 +136,7 @@ static const struct bench_desc benches[] = {
 	{ "mixed",	BENCH_MIXED,	256,  0, false },
 	{ "migrate",	BENCH_MIGRATE,	256,  1, true },
 	{ "unmap1",	BENCH_UNMAP1,	4,    1, false },
+	{ "mkclean",	BENCH_MKCLEAN,	256,  1, false },
 };
 
 /*
@@ -168,7 +179,7 @@ static const char * const vmstat_keys[] = {
 	"nr_tlb_remote_flush", "nr_tlb_remote_flush_received",
 	"nr_tlb_local_flush_all", "nr_tlb_local_flush_one",
 	"pgmigrate_success", "pgmigrate_fail", "thp_migration_success",
-	"thp_migration_fail", "thp_migration_split",
+	"thp_migration_fail", "thp_migration_split", "nr_written",
 };
 
 #define NR_VMSTAT ARRAY_SIZE(vmstat_keys)
@@ -214,6 +225,7 @@ struct options {
 	bool madv_hugepage;
 	bool verify;
 	bool trace_tlb;
+	const char *dir;	/* mkclean: the file system of the file */
 };
 
 static long long read_ll(const char *path, bool *ok)
@@ -825,6 +837,155 @@ static uint64_t migrate_run(const struct options *o, int run,
 }
 
 /* One run; returns the time of the timed region in ns. */
+/* The mkclean file, its shared mapping and the folios found whole. */
+static int mk_fd = -1;
+static char *mk_map;
+static long long mk_whole = -1;
+
+#define PM_PRESENT		(1ULL << 63)
+#define PM_PFN_MASK		((1ULL << 55) - 1)
+#define KPF_COMPOUND_HEAD	(1ULL << 15)
+#define KPF_COMPOUND_TAIL	(1ULL << 16)
+
+/*
+ * The folios of @ppf pages that [@p, @p + @len) maps whole: an aligned
+ * head page, then its tail pages in order, then no more of them.  -1
+ * without pagemap PFNs or /proc/kpageflags (not root).
+ */
+static long long folios_whole(const char *p, size_t len, size_t ppf)
+{
+	size_t n = len / page_size, i, j;
+	int pm = open("/proc/self/pagemap", O_RDONLY);
+	int kpf = open("/proc/kpageflags", O_RDONLY);
+	uint64_t *e = calloc(n, sizeof(*e)), *f = calloc(n, sizeof(*f));
+	long long whole = -1;
+
+	if (pm < 0 || kpf < 0 || !e || !f ||
+	    pread(pm, e, n * sizeof(*e), (uintptr_t)p / page_size *
+		  sizeof(*e)) != (ssize_t)(n * sizeof(*e)))
+		goto out;
+	for (i = 0; i < n; i++)
+		if (!(e[i] & PM_PRESENT) || !(e[i] & PM_PFN_MASK) ||
+		    pread(kpf, &f[i], sizeof(f[i]), (e[i] & PM_PFN_MASK) *
+			  sizeof(f[i])) != sizeof(f[i]))
+			goto out;
+	whole = 0;
+	for (i = 0; i + ppf <= n; i += ppf) {
+		uint64_t pfn = e[i] & PM_PFN_MASK;
+		bool ok = pfn % ppf == 0;
+
+		if (ppf > 1)
+			ok = ok && (f[i] & KPF_COMPOUND_HEAD) &&
+			     (i + ppf == n || !(f[i + ppf] & KPF_COMPOUND_TAIL));
+		for (j = 1; ok && j < ppf; j++)
+			ok = (e[i + j] & PM_PFN_MASK) == pfn + j &&
+			     (f[i + j] & KPF_COMPOUND_TAIL);
+		whole += ok;
+	}
+out:
+	if (pm >= 0)
+		close(pm);
+	if (kpf >= 0)
+		close(kpf);
+	free(e);
+	free(f);
+	return whole;
+}
+
+/*
+ * The mkclean file, made once: written with pwrite() of whole folios
+ * (the page cache allocates a folio of the size of the write where the
+ * file system allows it), synced, unlinked while open, and mapped shared.
+ */
+static void mkclean_prepare(const struct options *o)
+{
+	size_t len = o->mib << 20, chunk = o->size_kb * 1024, off;
+	size_t align = chunk > pmd_size() ? chunk : pmd_size();
+	char path[512], *buf, *p;
+	uintptr_t start;
+
+	snprintf(path, sizeof(path), "%s/pb_bench_mkclean", o->dir);
+	unlink(path);
+	mk_fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (mk_fd < 0)
+		ksft_exit_fail_perror(path);
+	unlink(path);
+	buf = malloc(chunk);
+	if (!buf)
+		ksft_exit_fail_perror("malloc");
+	memset(buf, o->fill, chunk);
+	for (off = 0; off < len; off += chunk)
+		if (pwrite(mk_fd, buf, chunk, off) != (ssize_t)chunk)
+			ksft_exit_fail_perror("pwrite");
+	free(buf);
+	if (fsync(mk_fd))
+		ksft_exit_fail_perror("fsync");
+	/* Aligned as the anonymous regions are: no folio across a table. */
+	p = mmap(NULL, len + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (p == MAP_FAILED)
+		ksft_exit_fail_perror("mmap");
+	start = ((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1);
+	mk_map = mmap((void *)start, len, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_FIXED, mk_fd, 0);
+	if (mk_map == MAP_FAILED)
+		ksft_exit_fail_perror("mmap of the file");
+}
+
+/*
+ * One mkclean run: dirty every page through the mapping (each first write
+ * after a writeback faults), then time msync(MS_SYNC) of the whole file.
+ */
+static uint64_t mkclean_run(const struct options *o, int run,
+			    enum run_kind how)
+{
+	size_t len = o->mib << 20, off;
+	struct counters s0, s1, t0, t1;
+	uint64_t start, end, v;
+	int ret;
+
+	if (mk_fd < 0)
+		mkclean_prepare(o);
+	snapshot(&s0);
+	for (off = 0; off < len; off += page_size)
+		*(volatile uint64_t *)(mk_map + off) =
+			PATTERN_MAGIC ^ off ^ ((uint64_t)run << 40);
+	snapshot(&s1);
+	if (mk_whole < 0)
+		mk_whole = folios_whole(mk_map, len,
+					o->size_kb * 1024 / page_size);
+
+	snapshot(&t0);
+	tlb_region(how, false);
+	start = now_ns();
+	ret = msync(mk_map, len, MS_SYNC);
+	end = now_ns();
+	tlb_region(how, true);
+	snapshot(&t1);
+	if (ret)
+		ksft_exit_fail_perror("msync");
+
+	if (how == RUN_TLB) {
+		tlb_trace_report(o, &t0, &t1);
+	} else {
+		printf("PB-MKCLEAN {\"run\":%d,\"folios_whole\":%lld}\n", run,
+		       mk_whole);
+		print_sample(o, o->bench->name, run, how == RUN_WARMUP,
+			     end - start, -1, &s0, &s1, &t0, &t1);
+	}
+	/* The data of the run, read back from the page cache. */
+	if (o->verify) {
+		for (off = 0; off < len; off += page_size) {
+			if (pread(mk_fd, &v, sizeof(v), off) != sizeof(v))
+				ksft_exit_fail_perror("pread");
+			if (v != (PATTERN_MAGIC ^ off ^ ((uint64_t)run << 40)))
+				ksft_exit_fail_msg("mkclean: page at +%zu lost its data\n",
+						   off);
+		}
+	}
+	return end - start;
+}
+
 static uint64_t run_once(const struct options *o, int run, enum run_kind how)
 {
 	enum bench_kind kind = o->bench->kind;
@@ -837,6 +998,9 @@ static uint64_t run_once(const struct options *o, int run, enum run_kind how)
 	size_t i;
 	char *p;
 	int ret;
+
+	if (kind == BENCH_MKCLEAN)
+		return mkclean_run(o, run, how);
 
 	p = map_aligned(len, align);
 	if (!p)

@@ -1,0 +1,702 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pgtable_batch_mkclean: writeback of large file folios written through a
+ * shared mapping.  Before its writeback, folio_mkclean() write-protects
+ * and cleans every PTE that maps the folio (page_vma_mkclean_one()), in
+ * runs of a large folio at once with the series; a write after that must
+ * fault and dirty the folio again, and nothing written before it may be
+ * lost.
+ *
+ * The file lives on the file system mounted at -d (ext4 or XFS, which give
+ * regular files large folios).  The page cache of a file written with
+ * pwrite() in chunks of a folio size holds folios of that size; each case
+ * maps such a file MAP_SHARED and counts the folios it found mapped whole.
+ * Cases, per folio size (-s, default 4, 64 and 1024; 4 is order-0, the
+ * per-PTE code):
+ *   integrity  write every page through the mapping, msync(MS_SYNC), write
+ *              half the pages again, msync; the file read back after
+ *              dropping the page cache, and after a remount (-R), holds
+ *              the last data of every page
+ *   race       a thread on the other CPU keeps writing the pages while
+ *              this one calls msync(MS_SYNC); after a last msync the file
+ *              holds the last data written to every page
+ *   softdirty  clear_refs 4, write every third page, msync: exactly the
+ *              pages written are soft-dirty (SKIP where soft-dirty is not
+ *              supported)
+ *   fork       a child and the parent each write half the pages of a
+ *              mapping they share, the parent msyncs
+ *   twovma     each folio mapped by two VMAs (MADV_RANDOM on the second
+ *              half of every folio)
+ *   partial    a mapping that starts in the middle of a folio and ends in
+ *              another
+ *   mixed      a file of folios of 4K to 4 times the size, in turn
+ *   truncate   a thread truncates the file to half and back while another
+ *              writes the pages and msync() runs; no page may then hold
+ *              data of another page
+ * With -b (the kernel batches), integrity also requires the x86 TLB flush
+ * counters (CONFIG_DEBUG_TLBFLUSH) to show one flush of the range per
+ * folio rather than one per page for folios of more than 33 pages, which
+ * x86 flushes whole: /proc/vmstat nr_tlb_local_flush_all grows by at least
+ * one per folio and nr_tlb_local_flush_one by less than the pages.
+ *
+ * Usage: pgtable_batch_mkclean -d dir [-s size_kb]... [-m region_mib]
+ *        [-t case]... [-r race_secs] [-b] [-R]
+ * Needs root (drop_caches, pagemap PFNs, /proc/kpageflags, remount).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+
+#include "kselftest.h"
+#include "pgtable_batch_common.h"
+#include "vm_util.h"
+
+#define PM_PFN_MASK		(BIT_ULL(55) - 1)
+#define KPF_COMPOUND_HEAD	BIT_ULL(15)
+#define KPF_COMPOUND_TAIL	BIT_ULL(16)
+
+static const char *dir;
+static char path[512];
+static size_t region_mib = 4, race_secs = 3;
+static bool expect_batched, remount;
+static int pm_fd, kpf_fd;
+
+struct mk_case {
+	int kb;			/* folio size the file is written in */
+	size_t fsz, ppf, len, npages;
+	uint32_t *gens;		/* the last generation written per page */
+	int fd;
+};
+
+static uint64_t kpageflags_of(uint64_t pfn)
+{
+	uint64_t f = 0;
+
+	if (pread(kpf_fd, &f, sizeof(f), pfn * sizeof(f)) != sizeof(f))
+		ksft_exit_fail_msg("read /proc/kpageflags: %s\n", strerror(errno));
+	return f;
+}
+
+/*
+ * Create the file with folios of @chunk bytes in its page cache (pwrite()
+ * of whole chunks; @chunk 0: 4K to 4 times @c->fsz in turn), page i
+ * holding (i, generation 0).
+ */
+static void mk_file(struct mk_case *c, size_t chunk)
+{
+	size_t off = 0, n = 0, i;
+	char *buf;
+
+	snprintf(path, sizeof(path), "%s/pgtable_batch_mkclean", dir);
+	unlink(path);
+	c->fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (c->fd < 0)
+		ksft_exit_fail_msg("open %s: %s\n", path, strerror(errno));
+	buf = malloc(4 * c->fsz);
+	if (!buf)
+		ksft_exit_fail_msg("malloc\n");
+	while (off < c->len) {
+		size_t len = chunk;
+
+		if (!len)
+			len = (pb_pagesize << (n++ % 7)) % (4 * c->fsz) ?:
+			      pb_pagesize;
+		if (len > c->len - off)
+			len = c->len - off;
+		for (i = 0; i < len / pb_pagesize; i++)
+			pb_fill_page(buf + i * pb_pagesize,
+				     off / pb_pagesize + i, 0);
+		if (pwrite(c->fd, buf, len, off) != (ssize_t)len)
+			ksft_exit_fail_msg("pwrite: %s\n", strerror(errno));
+		off += len;
+	}
+	free(buf);
+	/* Clean page cache: the mapping's writes dirty it again. */
+	if (fsync(c->fd))
+		ksft_exit_fail_msg("fsync: %s\n", strerror(errno));
+	memset(c->gens, 0, c->npages * sizeof(*c->gens));
+}
+
+/* A shared mapping of the whole file, aligned to the folio size. */
+static char *mk_map(struct mk_case *c)
+{
+	return pb_mmap_aligned(c->len, c->fsz, PROT_READ | PROT_WRITE,
+			       MAP_SHARED, c->fd);
+}
+
+/*
+ * The folios of @kb kB found mapped whole in [@p, @p + @len): a head page
+ * at a PFN aligned to the folio, and every page of it mapped in order.
+ */
+static size_t folios_whole(const char *p, size_t len, size_t ppf)
+{
+	size_t n = len / pb_pagesize, i, j, whole = 0;
+	uint64_t *pm = calloc(n, sizeof(*pm));
+
+	if (!pm || pb_pagemap(pm_fd, p, n, pm))
+		ksft_exit_fail_msg("pagemap: %s\n", strerror(errno));
+	for (i = 0; i + ppf <= n; i += ppf) {
+		uint64_t pfn = pm[i] & PM_PFN_MASK;
+		bool ok = (pm[i] & PM_PRESENT) && pfn && pfn % ppf == 0;
+
+		if (ok && ppf > 1)
+			ok = kpageflags_of(pfn) & KPF_COMPOUND_HEAD;
+		for (j = 1; ok && j < ppf; j++)
+			ok = (pm[i + j] & PM_PRESENT) &&
+			     (pm[i + j] & PM_PFN_MASK) == pfn + j &&
+			     (kpageflags_of(pfn + j) & KPF_COMPOUND_TAIL);
+		/* The next folio must start a new one. */
+		if (ok && i + ppf < n && ppf > 1 &&
+		    (pm[i + ppf] & PM_PRESENT) &&
+		    (kpageflags_of(pm[i + ppf] & PM_PFN_MASK) &
+		     KPF_COMPOUND_TAIL))
+			ok = false;
+		whole += ok;
+	}
+	free(pm);
+	return whole;
+}
+
+/* Write generation @gen of page @first + @step * k for every k. */
+static void write_pages(struct mk_case *c, char *p, size_t first,
+			size_t step, size_t npages, uint32_t gen,
+			size_t file_page0)
+{
+	size_t i;
+
+	for (i = first; i < npages; i += step) {
+		pb_fill_page(p + i * pb_pagesize, file_page0 + i, gen);
+		c->gens[file_page0 + i] = gen;
+	}
+}
+
+static void drop_caches(void)
+{
+	sync();
+	if (pb_write_str("/proc/sys/vm/drop_caches", "3"))
+		ksft_exit_fail_msg("drop_caches: %s\n", strerror(errno));
+}
+
+/* The file read back with pread(): every page holds its last data. */
+static bool file_ok(struct mk_case *c, const char *when)
+{
+	char *buf = malloc(pb_pagesize), what[64];
+	size_t i, bad = 0;
+
+	if (!buf)
+		ksft_exit_fail_msg("malloc\n");
+	for (i = 0; i < c->npages; i++) {
+		if (pread(c->fd, buf, pb_pagesize, i * pb_pagesize) !=
+		    (ssize_t)pb_pagesize)
+			ksft_exit_fail_msg("pread: %s\n", strerror(errno));
+		if (pb_page_ok(buf, i, c->gens[i]))
+			continue;
+		if (!bad++) {
+			pb_page_describe(buf, what, sizeof(what));
+			ksft_print_msg("%dkB %s: page %zu holds %s, expected id %zu gen %u\n",
+				       c->kb, when, i, what, i, c->gens[i]);
+		}
+	}
+	if (bad)
+		ksft_print_msg("%dkB %s: %zu of %zu pages wrong\n", c->kb,
+			       when, bad, c->npages);
+	free(buf);
+	return !bad;
+}
+
+/* Unmount the file system of dir and mount it again, as it was. */
+static bool remount_dir(struct mk_case *c)
+{
+	char dev[256], mnt[256], type[64], line[1024];
+	bool found = false;
+	FILE *f = fopen("/proc/self/mounts", "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%255s %255s %63s", dev, mnt, type) == 3 &&
+			!strcmp(mnt, dir);
+	fclose(f);
+	if (!found)
+		return false;
+	close(c->fd);
+	if (umount(dir) || mount(dev, dir, type, 0, NULL)) {
+		ksft_print_msg("remount %s: %s\n", dir, strerror(errno));
+		return false;
+	}
+	c->fd = open(path, O_RDWR);
+	return c->fd >= 0;
+}
+
+static enum pb_result test_integrity(struct mk_case *c)
+{
+	long one0, all0, one, all;
+	size_t whole;
+	char *p;
+	bool ok;
+
+	mk_file(c, c->fsz);
+	p = mk_map(c);
+	write_pages(c, p, 0, 1, c->npages, 1, 0);
+	whole = folios_whole(p, c->len, c->ppf);
+	ksft_print_msg("integrity %dkB: %zu of %zu folios mapped whole\n",
+		       c->kb, whole, c->len / c->fsz);
+	one0 = pb_vmstat("nr_tlb_local_flush_one");
+	all0 = pb_vmstat("nr_tlb_local_flush_all");
+	if (msync(p, c->len, MS_SYNC))
+		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	one = pb_vmstat("nr_tlb_local_flush_one") - one0;
+	all = pb_vmstat("nr_tlb_local_flush_all") - all0;
+	if (one0 >= 0)
+		ksft_print_msg("integrity %dkB: msync of %zu pages: nr_tlb_local_flush_one +%ld, nr_tlb_local_flush_all +%ld\n",
+			       c->kb, c->npages, one, all);
+	ok = true;
+	if (expect_batched && one0 >= 0 && c->ppf > 33) {
+		/* A flush of more than 33 pages flushes everything on x86. */
+		if (all < (long)whole || one >= (long)c->npages) {
+			ksft_print_msg("integrity %dkB: not one flush per folio\n",
+				       c->kb);
+			ok = false;
+		}
+	}
+	if (c->kb > 4 && !whole) {
+		ksft_print_msg("integrity %dkB: no folio of that size mapped\n",
+			       c->kb);
+		ok = false;
+	}
+	/* After writeback, a write must fault and dirty the folio again. */
+	write_pages(c, p, 1, 2, c->npages, 2, 0);
+	if (msync(p, c->len, MS_SYNC))
+		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	munmap(p, c->len);
+	drop_caches();
+	ok &= file_ok(c, "after drop_caches");
+	if (remount) {
+		if (!remount_dir(c)) {
+			ksft_print_msg("integrity %dkB: remount failed\n", c->kb);
+			ok = false;
+		} else {
+			ok &= file_ok(c, "after remount");
+		}
+	}
+	close(c->fd);
+	return ok ? PB_PASS : PB_FAIL;
+}
+
+struct racer {
+	struct mk_case *c;
+	char *p;
+	volatile bool stop;
+	unsigned long rounds;
+};
+
+static void pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void *race_writer(void *arg)
+{
+	struct racer *r = arg;
+	uint32_t gen = 2;
+
+	pin_to(1);
+	while (!r->stop) {
+		write_pages(r->c, r->p, r->rounds % 3, 3, r->c->npages, gen++,
+			    0);
+		r->rounds++;
+	}
+	return NULL;
+}
+
+static enum pb_result test_race(struct mk_case *c)
+{
+	struct racer r = { .c = c };
+	unsigned long syncs = 0;
+	pthread_t t;
+	uint64_t end;
+	bool ok;
+
+	mk_file(c, c->fsz);
+	r.p = mk_map(c);
+	write_pages(c, r.p, 0, 1, c->npages, 1, 0);
+	pin_to(0);
+	if (pthread_create(&t, NULL, race_writer, &r))
+		ksft_exit_fail_msg("pthread_create\n");
+	end = pb_now_ns() + race_secs * 1000000000ULL;
+	while (pb_now_ns() < end) {
+		if (msync(r.p, c->len, MS_SYNC))
+			ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+		syncs++;
+	}
+	r.stop = true;
+	pthread_join(t, NULL);
+	ksft_print_msg("race %dkB: %lu msync() against %lu rounds of writes\n",
+		       c->kb, syncs, r.rounds);
+	if (msync(r.p, c->len, MS_SYNC))
+		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	munmap(r.p, c->len);
+	drop_caches();
+	ok = file_ok(c, "race");
+	close(c->fd);
+	return ok && r.rounds && syncs ? PB_PASS : PB_FAIL;
+}
+
+static enum pb_result test_softdirty(struct mk_case *c)
+{
+	uint64_t *pm = calloc(c->npages, sizeof(*pm));
+	size_t i, bad = 0;
+	char *p;
+
+	if (!softdirty_supported()) {
+		free(pm);
+		return PB_SKIP;
+	}
+	mk_file(c, c->fsz);
+	p = mk_map(c);
+	write_pages(c, p, 0, 1, c->npages, 1, 0);
+	if (msync(p, c->len, MS_SYNC) ||
+	    pb_write_str("/proc/self/clear_refs", "4"))
+		ksft_exit_fail_msg("msync or clear_refs: %s\n", strerror(errno));
+	write_pages(c, p, 0, 3, c->npages, 2, 0);
+	if (msync(p, c->len, MS_SYNC))
+		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	if (!pm || pb_pagemap(pm_fd, p, c->npages, pm))
+		ksft_exit_fail_msg("pagemap: %s\n", strerror(errno));
+	for (i = 0; i < c->npages; i++) {
+		bool want = i % 3 == 0, sd = pm[i] & PM_SOFT_DIRTY;
+
+		if (want != sd && !bad++)
+			ksft_print_msg("softdirty %dkB: page %zu %s soft-dirty\n",
+				       c->kb, i, sd ? "is" : "is not");
+	}
+	if (bad)
+		ksft_print_msg("softdirty %dkB: %zu of %zu pages wrong\n",
+			       c->kb, bad, c->npages);
+	munmap(p, c->len);
+	drop_caches();
+	if (!file_ok(c, "softdirty"))
+		bad++;
+	close(c->fd);
+	free(pm);
+	return bad ? PB_FAIL : PB_PASS;
+}
+
+static enum pb_result test_fork(struct mk_case *c)
+{
+	size_t i;
+	int status;
+	pid_t pid;
+	char *p;
+	bool ok;
+
+	mk_file(c, c->fsz);
+	p = mk_map(c);
+	write_pages(c, p, 0, 1, c->npages, 1, 0);
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid) {
+		write_pages(c, p, 0, 2, c->npages, 3, 0);
+		_exit(msync(p, c->len, MS_SYNC) ? 1 : 0);
+	}
+	write_pages(c, p, 1, 2, c->npages, 4, 0);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		ksft_exit_fail_msg("child failed\n");
+	/* The child wrote the even pages; gens is the parent's copy. */
+	for (i = 0; i < c->npages; i += 2)
+		c->gens[i] = 3;
+	if (msync(p, c->len, MS_SYNC))
+		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	munmap(p, c->len);
+	drop_caches();
+	ok = file_ok(c, "fork");
+	close(c->fd);
+	return ok ? PB_PASS : PB_FAIL;
+}
+
+static enum pb_result test_twovma(struct mk_case *c)
+{
+	size_t f, half = c->fsz / 2;
+	char *p;
+	bool ok;
+
+	if (c->ppf < 2)
+		return PB_SKIP;
+	mk_file(c, c->fsz);
+	p = mk_map(c);
+	write_pages(c, p, 0, 1, c->npages, 1, 0);
+	if (msync(p, c->len, MS_SYNC))
+		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	/* A VMA boundary in the middle of every folio. */
+	for (f = 0; f < c->len; f += c->fsz)
+		if (madvise(p + f + half, half, MADV_RANDOM))
+			ksft_exit_fail_msg("madvise: %s\n", strerror(errno));
+	write_pages(c, p, 0, 1, c->npages, 2, 0);
+	if (msync(p, c->len, MS_SYNC))
+		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	write_pages(c, p, 0, 2, c->npages, 3, 0);
+	if (msync(p, c->len, MS_SYNC))
+		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	munmap(p, c->len);
+	drop_caches();
+	ok = file_ok(c, "twovma");
+	close(c->fd);
+	return ok ? PB_PASS : PB_FAIL;
+}
+
+static enum pb_result test_partial(struct mk_case *c)
+{
+	size_t off, len, first;
+	char *p;
+	bool ok;
+
+	if (c->ppf < 2)
+		return PB_SKIP;
+	mk_file(c, c->fsz);
+	/* From the middle of the first folio to the middle of the last. */
+	off = c->fsz / 2;
+	len = c->len - c->fsz;
+	first = off / pb_pagesize;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, off);
+	if (p == MAP_FAILED)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	write_pages(c, p, 0, 1, len / pb_pagesize, 1, first);
+	if (msync(p, len, MS_SYNC))
+		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	write_pages(c, p, 1, 2, len / pb_pagesize, 2, first);
+	if (msync(p, len, MS_SYNC))
+		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	munmap(p, len);
+	drop_caches();
+	ok = file_ok(c, "partial");
+	close(c->fd);
+	return ok ? PB_PASS : PB_FAIL;
+}
+
+static enum pb_result test_mixed(struct mk_case *c)
+{
+	char *p;
+	bool ok;
+
+	mk_file(c, 0);
+	p = mk_map(c);
+	write_pages(c, p, 0, 1, c->npages, 1, 0);
+	if (msync(p, c->len, MS_SYNC))
+		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	write_pages(c, p, 0, 5, c->npages, 2, 0);
+	if (msync(p, c->len, MS_SYNC))
+		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	munmap(p, c->len);
+	drop_caches();
+	ok = file_ok(c, "mixed");
+	close(c->fd);
+	return ok ? PB_PASS : PB_FAIL;
+}
+
+static sigjmp_buf bus_jmp;
+static __thread bool bus_armed;
+
+static void on_sigbus(int sig)
+{
+	if (bus_armed)
+		siglongjmp(bus_jmp, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+struct truncer {
+	struct mk_case *c;
+	char *p;
+	volatile bool stop;
+	unsigned long rounds, faults;
+};
+
+static void *trunc_writer(void *arg)
+{
+	struct truncer *t = arg;
+	volatile size_t i = 0;
+
+	pin_to(1);
+	bus_armed = true;
+	while (!t->stop) {
+		if (sigsetjmp(bus_jmp, 1)) {
+			t->faults++;
+			i++;
+			continue;
+		}
+		for (; i < t->c->npages && !t->stop; i++)
+			pb_fill_page(t->p + i * pb_pagesize, i, 5);
+		i = 0;
+		t->rounds++;
+	}
+	bus_armed = false;
+	return NULL;
+}
+
+static enum pb_result test_truncate(struct mk_case *c)
+{
+	struct truncer t = { .c = c };
+	unsigned long cuts = 0;
+	char *buf, what[64];
+	size_t i, bad = 0;
+	pthread_t th;
+	uint64_t end;
+
+	mk_file(c, c->fsz);
+	t.p = mk_map(c);
+	signal(SIGBUS, on_sigbus);
+	pin_to(0);
+	if (pthread_create(&th, NULL, trunc_writer, &t))
+		ksft_exit_fail_msg("pthread_create\n");
+	end = pb_now_ns() + race_secs * 1000000000ULL;
+	while (pb_now_ns() < end) {
+		if (ftruncate(c->fd, c->len / 2) || ftruncate(c->fd, c->len))
+			ksft_exit_fail_msg("ftruncate: %s\n", strerror(errno));
+		msync(t.p, c->len, MS_SYNC);
+		cuts++;
+	}
+	t.stop = true;
+	pthread_join(th, NULL);
+	signal(SIGBUS, SIG_DFL);
+	if (msync(t.p, c->len, MS_SYNC))
+		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	munmap(t.p, c->len);
+	drop_caches();
+	ksft_print_msg("truncate %dkB: %lu truncations against %lu rounds of writes, %lu SIGBUS\n",
+		       c->kb, cuts, t.rounds, t.faults);
+	/* Each page: zero (cut and not written since), or its own data. */
+	buf = malloc(pb_pagesize);
+	for (i = 0; buf && i < c->npages; i++) {
+		if (pread(c->fd, buf, pb_pagesize, i * pb_pagesize) !=
+		    (ssize_t)pb_pagesize)
+			ksft_exit_fail_msg("pread: %s\n", strerror(errno));
+		if (pb_page_zero(buf) || pb_page_ok(buf, i, 5) ||
+		    pb_page_ok(buf, i, 0))
+			continue;
+		if (!bad++) {
+			pb_page_describe(buf, what, sizeof(what));
+			ksft_print_msg("truncate %dkB: page %zu holds %s\n",
+				       c->kb, i, what);
+		}
+	}
+	free(buf);
+	close(c->fd);
+	return bad || !cuts ? PB_FAIL : PB_PASS;
+}
+
+static const struct {
+	const char *name;
+	enum pb_result (*fn)(struct mk_case *c);
+} cases[] = {
+	{ "integrity", test_integrity },
+	{ "race", test_race },
+	{ "softdirty", test_softdirty },
+	{ "fork", test_fork },
+	{ "twovma", test_twovma },
+	{ "partial", test_partial },
+	{ "mixed", test_mixed },
+	{ "truncate", test_truncate },
+};
+
+static bool wanted(const char *name, char **only, int nonly)
+{
+	int i;
+
+	for (i = 0; i < nonly; i++)
+		if (!strcmp(only[i], name))
+			return true;
+	return !nonly;
+}
+
+int main(int argc, char **argv)
+{
+	int sizes[PB_MAX_SIZES], nsizes = 0, nonly = 0, opt, i;
+	char *only[16];
+	unsigned int k;
+
+	while ((opt = getopt(argc, argv, "d:s:m:t:r:bR")) != -1) {
+		switch (opt) {
+		case 'd':
+			dir = optarg;
+			break;
+		case 't':
+			if (nonly < 16)
+				only[nonly++] = optarg;
+			break;
+		case 'r':
+			race_secs = strtoul(optarg, NULL, 0);
+			break;
+		case 'b':
+			expect_batched = true;
+			break;
+		case 'R':
+			remount = true;
+			break;
+		default:
+			if (pb_size_opt(opt, optarg, sizes, &nsizes,
+					&region_mib))
+				break;
+			fprintf(stderr, "usage: %s -d dir [-s size_kb]... [-m region_mib] [-t case]... [-r race_secs] [-b] [-R]\n",
+				argv[0]);
+			return KSFT_FAIL;
+		}
+	}
+	if (!nsizes) {
+		sizes[nsizes++] = 4;
+		sizes[nsizes++] = 64;
+		sizes[nsizes++] = 1024;
+	}
+
+	pb_init();
+	ksft_print_header();
+	if (!dir)
+		ksft_exit_skip("no file system given (-d dir)\n");
+	pm_fd = pb_pagemap_open();
+	kpf_fd = open("/proc/kpageflags", O_RDONLY);
+	if (pm_fd < 0 || kpf_fd < 0)
+		ksft_exit_skip("pagemap or kpageflags: %s\n", strerror(errno));
+	for (k = 0, i = 0; k < ARRAY_SIZE(cases); k++)
+		i += wanted(cases[k].name, only, nonly);
+	ksft_set_plan(i * nsizes);
+
+	for (i = 0; i < nsizes; i++) {
+		struct mk_case c = { .kb = sizes[i] };
+
+		c.fsz = (size_t)sizes[i] * 1024;
+		c.ppf = c.fsz / pb_pagesize;
+		c.len = region_mib << 20;
+		if (c.len < 8 * c.fsz)
+			c.len = 8 * c.fsz;
+		c.npages = c.len / pb_pagesize;
+		c.gens = calloc(c.npages, sizeof(*c.gens));
+		if (!c.gens || !c.ppf)
+			ksft_exit_fail_msg("bad size %d\n", sizes[i]);
+		for (k = 0; k < ARRAY_SIZE(cases); k++) {
+			uint64_t t0 = pb_now_ns();
+
+			if (!wanted(cases[k].name, only, nonly))
+				continue;
+			pb_case_report(cases[k].name, c.kb, cases[k].fn(&c), t0);
+		}
+		free(c.gens);
+	}
+	unlink(path);
+	ksft_finished();
+}
