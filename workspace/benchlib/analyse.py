@@ -45,7 +45,7 @@ for _kb, _old, _new in ((4, 0.590251, 0.590259), (16, 2.990447, 0.185655),
                                           note="%.3f -> %.3f s" % (_old, _new))
 
 BENCH_ORDER = ("pageout", "mixed", "lazyfree", "madvfree", "munmap",
-               "migrate", "migrate_back")
+               "migrate", "migrate_back", "mkclean")
 BENCH_TITLE = {
     "pageout": "MADV_PAGEOUT",
     "mixed": "MADV_PAGEOUT, mixed AnonExclusive",
@@ -54,6 +54,7 @@ BENCH_TITLE = {
     "munmap": "munmap",
     "migrate": "move_pages() to the other node",
     "migrate_back": "move_pages() back",
+    "mkclean": "msync(MS_SYNC) of a dirty shared file mapping (ext4)",
 }
 
 
@@ -84,6 +85,9 @@ ICOUNT_GOALS = {
     ("migrate", 4, None): 0.998,
     ("migrate", 64, "x86_64"): 1.6,
     ("migrate", 64, "arm64"): 2.5,
+    ("mkclean", 4, None): 0.998,
+    ("mkclean", 64, "x86_64"): 1.3,
+    ("mkclean", 64, "arm64"): 2.0,
 }
 ICOUNT_GOAL_ARCHES = ("x86_64", "arm64")
 # The points that miss their goal today (issue 34; README, "On
@@ -200,7 +204,7 @@ def analyse(samples, resamples=BOOTSTRAP_RESAMPLES):
                        median_speedup=None, delta_ci=None)
         seed = seed_for(bench, size, arch)
         row["seed"] = seed
-        row["regression"] = bool(bench in ("pageout", "migrate") and size == 4 and
+        row["regression"] = bool(bench in ("pageout", "migrate", "mkclean") and size == 4 and
                                  row["speedup"] is not None and
                                  row["speedup"] < REGRESSION_LIMIT)
         rows.append(row)
@@ -212,7 +216,8 @@ COUNTER_FIELDS = ("swpout", "swpout_fallback", "split_deferred", "split",
                   "pglazyfreed", "nr_anon", "nr_tlb_local_flush_one",
                   "nr_tlb_local_flush_all", "nr_tlb_remote_flush",
                   "nr_tlb_remote_flush_received", "moved", "pgmigrate_success",
-                  "pgmigrate_fail", "thp_migration_success", "thp_migration_split")
+                  "pgmigrate_fail", "thp_migration_success", "thp_migration_split",
+                  "nr_written", "folios_whole")
 
 
 def counter_means(samples):

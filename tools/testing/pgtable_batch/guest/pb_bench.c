@@ -698,6 +698,11 @@ counters:
 	fflush(stdout);
 }
 
+/* The mkclean file, its shared mapping and the folios found whole. */
+static int mk_fd = -1;
+static char *mk_map;
+static long long mk_whole = -1;
+
 /* @name: the workload, @moved: pages found on the target node or -1. */
 static void print_sample(const struct options *o, const char *name, int run,
 			 bool warmup, uint64_t ns, long long moved,
@@ -718,6 +723,8 @@ static void print_sample(const struct options *o, const char *name, int run,
 	printf("\"swap_kb\":%lld", meminfo_kb("SwapTotal"));
 	if (moved >= 0)
 		printf(",\"moved\":%lld", moved);
+	if (o->bench->kind == BENCH_MKCLEAN)
+		printf(",\"folios_whole\":%lld", mk_whole);
 	for (i = 0; i < NR_MTHP; i++)
 		if (mthp_present[i])
 			printf(",\"%s\":%lld", mthp_keys[i],
@@ -837,10 +844,6 @@ static uint64_t migrate_run(const struct options *o, int run,
 }
 
 /* One run; returns the time of the timed region in ns. */
-/* The mkclean file, its shared mapping and the folios found whole. */
-static int mk_fd = -1;
-static char *mk_map;
-static long long mk_whole = -1;
 
 #define PM_PRESENT		(1ULL << 63)
 #define PM_PFN_MASK		((1ULL << 55) - 1)
@@ -968,8 +971,6 @@ static uint64_t mkclean_run(const struct options *o, int run,
 	if (how == RUN_TLB) {
 		tlb_trace_report(o, &t0, &t1);
 	} else {
-		printf("PB-MKCLEAN {\"run\":%d,\"folios_whole\":%lld}\n", run,
-		       mk_whole);
 		print_sample(o, o->bench->name, run, how == RUN_WARMUP,
 			     end - start, -1, &s0, &s1, &t0, &t1);
 	}
@@ -1131,7 +1132,7 @@ static void usage_exit(const char *prog)
 
 	fprintf(stderr,
 		"usage: %s <bench> [-s size_kb] [-m MiB] [-r runs] [-w warmups]\n"
-		"          [-f byte] [-p|-P] [-H] [-V] [-t]\n"
+		"          [-f byte] [-p|-P] [-H] [-V] [-t] [-D dir]\n"
 		"  -s KB  folio size the caller enabled in sysfs (default 64;\n"
 		"         the base page size means order-0 folios)\n"
 		"  -m MiB region size (default: the seed's size)\n"
@@ -1145,6 +1146,7 @@ static void usage_exit(const char *prog)
 		"  -t     after the timed runs, one more run between the tlbcount\n"
 		"         markers, its TLB flushes traced where the kernel has the\n"
 		"         tlb:tlb_flush event (PB-TLB line)\n"
+		"  -D dir mkclean (only): the file system of its file\n"
 		"benches:", prog);
 	for (i = 0; i < ARRAY_SIZE(benches); i++)
 		fprintf(stderr, " %s", benches[i].name);
@@ -1171,7 +1173,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	o->warmups = 1;
 
 	optind = 2;
-	while ((c = getopt(argc, argv, "s:m:r:w:f:pPHVt")) != -1) {
+	while ((c = getopt(argc, argv, "s:m:r:w:f:pPHVtD:")) != -1) {
 		switch (c) {
 		case 's':
 			o->size_kb = strtoul(optarg, NULL, 0);
@@ -1204,6 +1206,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 't':
 			o->trace_tlb = true;
 			break;
+		case 'D':
+			o->dir = optarg;
+			break;
 		default:
 			usage_exit(argv[0]);
 		}
@@ -1216,7 +1221,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 		o->fill = o->bench->fill;
 	if (o->runs < !o->trace_tlb || o->warmups < 0 || !o->mib || !o->size_kb ||
 	    (o->size_kb & (o->size_kb - 1)) || o->size_kb * 1024 < page_size ||
-	    ((o->mib << 20) % (o->size_kb * 1024)))
+	    ((o->mib << 20) % (o->size_kb * 1024)) ||
+	    (o->bench->kind == BENCH_MKCLEAN) != !!o->dir)
 		usage_exit(argv[0]);
 }
 
@@ -1238,7 +1244,7 @@ int main(int argc, char **argv)
 	ksft_print_header();
 	ksft_set_plan(1);
 
-	if (o.size_kb * 1024 != page_size) {
+	if (o.size_kb * 1024 != page_size && o.bench->kind != BENCH_MKCLEAN) {
 		snprintf(path, sizeof(path), THP_SYSFS "/hugepages-%lukB/enabled",
 			 o.size_kb);
 		if (access(path, R_OK))
@@ -1248,7 +1254,9 @@ int main(int argc, char **argv)
 	}
 	read_policy(THP_SYSFS "/enabled", thp, sizeof(thp));
 	read_line(CLOCKSOURCE, clocksource, sizeof(clocksource));
-	probe_counters(o.size_kb);
+	/* The mTHP statistics are of anonymous folios: none for mkclean. */
+	probe_counters(o.bench->kind == BENCH_MKCLEAN ? page_size / 1024 :
+		       o.size_kb);
 
 	avail = meminfo_kb("MemAvailable");
 	if (avail >= 0 && (unsigned long long)avail < (o.mib << 10) + (64 << 10))
