@@ -13,7 +13,9 @@
 # anon-exclusive sharing on request.  A mismatch, lost data, a leaked swap
 # count or a kernel report fails the run.  The same kernel checks
 # try_to_migrate_one()'s migration entries and remove_migration_pte()'s
-# restored PTEs against the per-PTE results (mig_*, remove_* counters).
+# restored PTEs against the per-PTE results (mig_*, remove_* counters),
+# and every PTE of a run page_vma_mkclean_one() cleans for writeback
+# (mkclean_*, on pgtable_batch_mkclean's cases on the guest's ext4 disk).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,11 +54,11 @@ for arch in $ARCHES; do
 	echo "verify-unmap: $arch: $(sed -n 's/^# ttu_dbg \([a-z_]*\) \([0-9]*\)$/\1=\2/p' "$log" | tr '\n' ' ')"
 	for c in checked batches mixed partial restored injected \
 		mig_checked mig_batches mig_mixed mig_restored mig_injected \
-		remove_checked remove_runs; do
+		remove_checked remove_runs mkclean_checked mkclean_runs; do
 		n=$(sed -n "s/^# ttu_dbg $c \([0-9]*\)$/\1/p" "$log")
 		[ "${n:-0}" -gt 0 ] || { echo "verify-unmap: $arch: nothing counted as $c" >&2; rc=1; }
 	done
-	for c in mismatch mig_mismatch remove_mismatch; do
+	for c in mismatch mig_mismatch remove_mismatch mkclean_mismatch; do
 		n=$(sed -n "s/^# ttu_dbg $c \([0-9]*\)$/\1/p" "$log")
 		[ -n "$n" ] && [ "$n" = 0 ] || { echo "verify-unmap: $arch: $c=${n:-missing}" >&2; rc=1; }
 	done
