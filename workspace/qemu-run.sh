@@ -53,6 +53,9 @@ icount=		# PB_ICOUNT, once TCG is chosen (the KVM probe boot never has it)
 tlbcount=	# the -plugin argument, with PB_TLBCOUNT under TCG
 
 mkdir -p "$(dirname "$LOG")"
+# The disk image of the boot under way, removed however the script ends.
+disk_file=
+trap '[ -z "$disk_file" ] || rm -f "$disk_file"' EXIT
 
 qemu_cmd() {	# accel -> the QEMU command line, one word per line
 	case $ARCH in
@@ -159,6 +162,7 @@ boot() {	# accel plan log timeout
 		   PATH=$PATH:/usr/sbin:/sbin mkfs.ext4 -q -F "$disk"; then
 			local dev=virtio-blk-pci
 			[ "$ARCH" = arm64 ] && dev=virtio-blk-device
+			disk_file=$disk
 			cmd+=(-drive "file=$disk,format=raw,if=none,id=pbdisk,cache=unsafe"
 			      -device "$dev,drive=pbdisk")
 		else

@@ -45,7 +45,7 @@ for _kb, _old, _new in ((4, 0.590251, 0.590259), (16, 2.990447, 0.185655),
                                           note="%.3f -> %.3f s" % (_old, _new))
 
 BENCH_ORDER = ("pageout", "mixed", "lazyfree", "madvfree", "munmap",
-               "migrate", "migrate_back", "mkclean")
+               "migrate", "migrate_back", "mkclean", "mkclean_wait")
 BENCH_TITLE = {
     "pageout": "MADV_PAGEOUT",
     "mixed": "MADV_PAGEOUT, mixed AnonExclusive",
@@ -54,7 +54,8 @@ BENCH_TITLE = {
     "munmap": "munmap",
     "migrate": "move_pages() to the other node",
     "migrate_back": "move_pages() back",
-    "mkclean": "msync(MS_SYNC) of a dirty shared file mapping (ext4)",
+    "mkclean": "writeback start of a dirty shared file mapping (ext4)",
+    "mkclean_wait": "msync(MS_SYNC) after it: the wait for the I/O",
 }
 
 
@@ -217,7 +218,7 @@ COUNTER_FIELDS = ("swpout", "swpout_fallback", "split_deferred", "split",
                   "nr_tlb_local_flush_all", "nr_tlb_remote_flush",
                   "nr_tlb_remote_flush_received", "moved", "pgmigrate_success",
                   "pgmigrate_fail", "thp_migration_success", "thp_migration_split",
-                  "nr_written", "folios_whole")
+                  "nr_written", "setup_nr_written", "folios_whole")
 
 
 def counter_means(samples):
