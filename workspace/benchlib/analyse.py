@@ -86,6 +86,12 @@ ICOUNT_GOALS = {
     ("migrate", 4, None): 0.998,
     ("migrate", 64, "x86_64"): 1.6,
     ("migrate", 64, "arm64"): 2.5,
+}
+# The writeback goals (issue 31), in the same instruction counts, of the
+# start of the writeback ("mkclean": folio_mkclean() and the submission
+# of the I/O): reported against the report's targets, not yet enforced
+# by bench.py --goals (make check-full's icount points do not run it).
+WRITEBACK_GOALS = {
     ("mkclean", 4, None): 0.998,
     ("mkclean", 64, "x86_64"): 1.3,
     ("mkclean", 64, "arm64"): 2.0,
@@ -158,7 +164,13 @@ def goal_failures(rows, arches, known=None):
 
 
 def migration_goal(bench, size, arch):
-    """The migration points' goals, for the report's targets."""
+    """The migration and writeback points' goals, for the report's
+    targets."""
+    if bench == "mkclean":
+        if arch not in ICOUNT_GOAL_ARCHES:
+            return None
+        return (WRITEBACK_GOALS.get((bench, size, arch)) or
+                WRITEBACK_GOALS.get((bench, size, None)))
     return icount_goal(bench, size, arch) if bench == "migrate" else None
 
 

@@ -265,8 +265,11 @@ def migration_targets(rows, icount):
         how = against(r, goal, "the goal of %.3gx" % goal)
         if not icount:
             how += "; the goal is in instruction counts (ICOUNT=0), this run is timed"
-        out.append("- %s %s move_pages() of %d MiB to the other node: speedup %s: %s." % (
-            r["arch"], fmt_size(r["size_kb"]), r["mib"], fmt_ratio(r), how))
+        what = ("move_pages() of %d MiB to the other node" % r["mib"]
+                if r["bench"] == "migrate" else
+                "writeback start of %d MiB of dirty shared file pages" % r["mib"])
+        out.append("- %s %s %s: speedup %s: %s." % (
+            r["arch"], fmt_size(r["size_kb"]), what, fmt_ratio(r), how))
     return out
 
 
