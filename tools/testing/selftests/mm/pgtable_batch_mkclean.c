@@ -318,6 +318,30 @@ static bool remount_dir(struct mk_case *c)
 	return c->fd >= 0;
 }
 
+static void msync_or_exit(char *p, size_t len)
+{
+	if (msync(p, len, MS_SYNC))
+		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+}
+
+/*
+ * The end of a case: the last msync(), the file read back with O_DIRECT
+ * while still mapped, then after munmap() and dropping the page cache.
+ */
+static enum pb_result mk_finish(struct mk_case *c, char *p, size_t len,
+				const char *name)
+{
+	bool ok;
+
+	msync_or_exit(p, len);
+	ok = disk_ok(c, 0, c->npages, name);
+	munmap(p, len);
+	drop_page_cache();
+	ok &= file_ok(c, name);
+	close(c->fd);
+	return ok ? PB_PASS : PB_FAIL;
+}
+
 static enum pb_result test_integrity(struct mk_case *c)
 {
 	long one0, all0, one, all;
@@ -333,8 +357,7 @@ static enum pb_result test_integrity(struct mk_case *c)
 		       c->kb, whole, c->len / c->fsz);
 	one0 = pb_vmstat("nr_tlb_local_flush_one");
 	all0 = pb_vmstat("nr_tlb_local_flush_all");
-	if (msync(p, c->len, MS_SYNC))
-		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	msync_or_exit(p, c->len);
 	one = pb_vmstat("nr_tlb_local_flush_one") - one0;
 	all = pb_vmstat("nr_tlb_local_flush_all") - all0;
 	if (one0 >= 0)
@@ -380,8 +403,7 @@ static enum pb_result test_integrity(struct mk_case *c)
 		ok = false;
 	}
 	write_pages(c, p, 1, 2, c->npages, 3, 0);
-	if (msync(p, c->len, MS_SYNC))
-		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	msync_or_exit(p, c->len);
 	ok &= disk_ok(c, 0, c->npages, "integrity");
 	munmap(p, c->len);
 	drop_page_cache();
@@ -498,8 +520,7 @@ static enum pb_result test_softdirty(struct mk_case *c)
 	for (i = 0; i < c->npages; i++)
 		if (c->ppf > 1 ? i % c->ppf < c->ppf / 2 : i % 2 == 0)
 			write_pages(c, p, i, c->npages, c->npages, 2, 0);
-	if (msync(p, c->len, MS_SYNC))
-		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	msync_or_exit(p, c->len);
 	if (!pm || pb_pagemap(pm_fd, p, c->npages, pm))
 		ksft_exit_fail_msg("pagemap: %s\n", strerror(errno));
 	for (i = 0; i < c->npages; i++) {
@@ -530,7 +551,6 @@ static enum pb_result test_fork(struct mk_case *c)
 	int status;
 	pid_t pid;
 	char *p;
-	bool ok;
 
 	mk_file(c, c->fsz);
 	p = mk_map(c);
@@ -554,52 +574,34 @@ static enum pb_result test_fork(struct mk_case *c)
 		c->gens[i] = 3;
 	/* The child's msync cleaned the parent's PTEs too: write again. */
 	write_pages(c, p, 1, 2, c->npages, 5, 0);
-	if (msync(p, c->len, MS_SYNC))
-		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
-	ok = disk_ok(c, 0, c->npages, "fork");
-	munmap(p, c->len);
-	drop_page_cache();
-	ok &= file_ok(c, "fork");
-	close(c->fd);
-	return ok ? PB_PASS : PB_FAIL;
+	return mk_finish(c, p, c->len, "fork");
 }
 
 static enum pb_result test_twovma(struct mk_case *c)
 {
 	size_t f, half = c->fsz / 2;
 	char *p;
-	bool ok;
 
 	if (c->ppf < 2)
 		return PB_SKIP;
 	mk_file(c, c->fsz);
 	p = mk_map(c);
 	write_pages(c, p, 0, 1, c->npages, 1, 0);
-	if (msync(p, c->len, MS_SYNC))
-		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	msync_or_exit(p, c->len);
 	/* A VMA boundary in the middle of every folio. */
 	for (f = 0; f < c->len; f += c->fsz)
 		if (madvise(p + f + half, half, MADV_RANDOM))
 			ksft_exit_fail_msg("madvise: %s\n", strerror(errno));
 	write_pages(c, p, 0, 1, c->npages, 2, 0);
-	if (msync(p, c->len, MS_SYNC))
-		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	msync_or_exit(p, c->len);
 	write_pages(c, p, 0, 2, c->npages, 3, 0);
-	if (msync(p, c->len, MS_SYNC))
-		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
-	ok = disk_ok(c, 0, c->npages, "twovma");
-	munmap(p, c->len);
-	drop_page_cache();
-	ok &= file_ok(c, "twovma");
-	close(c->fd);
-	return ok ? PB_PASS : PB_FAIL;
+	return mk_finish(c, p, c->len, "twovma");
 }
 
 static enum pb_result test_partial(struct mk_case *c)
 {
 	size_t off, len, first;
 	char *p;
-	bool ok;
 
 	if (c->ppf < 2)
 		return PB_SKIP;
@@ -612,38 +614,21 @@ static enum pb_result test_partial(struct mk_case *c)
 	if (p == MAP_FAILED)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
 	write_pages(c, p, 0, 1, len / pb_pagesize, 1, first);
-	if (msync(p, len, MS_SYNC))
-		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	msync_or_exit(p, len);
 	write_pages(c, p, 1, 2, len / pb_pagesize, 2, first);
-	if (msync(p, len, MS_SYNC))
-		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
-	ok = disk_ok(c, 0, c->npages, "partial");
-	munmap(p, len);
-	drop_page_cache();
-	ok &= file_ok(c, "partial");
-	close(c->fd);
-	return ok ? PB_PASS : PB_FAIL;
+	return mk_finish(c, p, len, "partial");
 }
 
 static enum pb_result test_mixed(struct mk_case *c)
 {
 	char *p;
-	bool ok;
 
 	mk_file(c, 0);
 	p = mk_map(c);
 	write_pages(c, p, 0, 1, c->npages, 1, 0);
-	if (msync(p, c->len, MS_SYNC))
-		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	msync_or_exit(p, c->len);
 	write_pages(c, p, 0, 5, c->npages, 2, 0);
-	if (msync(p, c->len, MS_SYNC))
-		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
-	ok = disk_ok(c, 0, c->npages, "mixed");
-	munmap(p, c->len);
-	drop_page_cache();
-	ok &= file_ok(c, "mixed");
-	close(c->fd);
-	return ok ? PB_PASS : PB_FAIL;
+	return mk_finish(c, p, c->len, "mixed");
 }
 
 static sigjmp_buf bus_jmp;
