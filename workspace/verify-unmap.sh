@@ -43,7 +43,9 @@ for arch in $ARCHES; do
 	mkdir -p "$bin"
 	$CC -static -O2 -Wall -Werror -o "$bin/mm_partial" "$V/mm_partial.c"
 	initrd=$BUILD/initramfs-verify-$arch.cpio.gz
+	# The guest programs and the tree's mm selftests (pgtable_batch_*).
 	"$REPO/workspace/initramfs.sh" "$arch" "$initrd" "$BUILD/guest-bin/$arch" \
+		"$BUILD/selftests/$arch" \
 		"$bin" "$V/mmverify.plan"
 	log=$BUILD/logs/$arch-verify-mmverify.log
 	"$REPO/workspace/qemu-run.sh" "$arch" "$out/kernel.img" "$initrd" \
