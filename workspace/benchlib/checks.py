@@ -99,8 +99,10 @@ def check_sample(s):
             flags.append("folios_whole=%d of %d (the file's folios of %dkB "
                          "mapped whole)" % (whole, folios, size))
     elif bench == "mkclean_wait":
-        # nr_written counts at the end of each folio's writeback, and its
-        # per-CPU deltas reach the global count late: allow 5% less.
+        # Its counters span the whole writeback (the I/O may end while it
+        # is being submitted).  nr_written counts at the end of each
+        # folio's writeback, and its per-CPU deltas reach the global count
+        # late: allow 5% less.
         if "nr_written" in s and pages is not None and \
                 s["nr_written"] < pages * 0.95:
             flags.append("nr_written=%d, want >= %d (every page written back)"

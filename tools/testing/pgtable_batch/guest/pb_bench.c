@@ -29,7 +29,8 @@
  *            cleans every PTE (folio_mkclean()) and submits the I/O, and
  *            "mkclean_wait" the msync(MS_SYNC) that then waits for it
  *            (the guest idles there, which -icount does not count in
- *            instructions)
+ *            instructions; its counters span both, since the I/O ends
+ *            in either)
  *
  * The seed programs fill the region with memset(); Linux 7.3 does not
  * write zero-filled folios to swap but records them as zero (the
@@ -984,8 +985,9 @@ static uint64_t mkclean_run(const struct options *o, int run,
 	} else {
 		print_sample(o, o->bench->name, run, how == RUN_WARMUP,
 			     end - start, -1, &s0, &s1, &t0, &t1);
+		/* Its counters span the whole writeback: I/O ends in both. */
 		print_sample(o, "mkclean_wait", run, how == RUN_WARMUP,
-			     wait1 - wait0, -1, &s0, &s1, &t1, &w1);
+			     wait1 - wait0, -1, &s0, &s1, &t0, &w1);
 	}
 	/* The data of the run, read back from the page cache. */
 	if (o->verify) {
