@@ -69,7 +69,8 @@
  * unmap, so that a QEMU run with workspace/tlbcount.c counts its TLB
  * maintenance instructions; PB-TLB then says "marked":1 (and "traced":0
  * where the kernel has no tlb:tlb_flush event: arm64, riscv64).  -r 0
- * with -t runs the counted run alone.
+ * with -t runs the counted run alone.  -T is -t without the tracing: a
+ * run profiled by the plugin then counts no tracer's instructions.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -230,6 +231,7 @@ struct options {
 	bool madv_hugepage;
 	bool verify;
 	bool trace_tlb;
+	bool no_trace;		/* -T: the counted run is not traced */
 	const char *dir;	/* mkclean: the file system of the file */
 };
 
@@ -1161,6 +1163,7 @@ static void usage_exit(const char *prog)
 		"  -t     after the timed runs, one more run between the tlbcount\n"
 		"         markers, its TLB flushes traced where the kernel has the\n"
 		"         tlb:tlb_flush event (PB-TLB line)\n"
+		"  -T     as -t, but never traced (for the plugin's profile)\n"
 		"  -D dir mkclean (only): the file system of its file\n"
 		"benches:", prog);
 	for (i = 0; i < ARRAY_SIZE(benches); i++)
@@ -1188,7 +1191,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	o->warmups = 1;
 
 	optind = 2;
-	while ((c = getopt(argc, argv, "s:m:r:w:f:pPHVtD:")) != -1) {
+	while ((c = getopt(argc, argv, "s:m:r:w:f:pPHVtTD:")) != -1) {
 		switch (c) {
 		case 's':
 			o->size_kb = strtoul(optarg, NULL, 0);
@@ -1219,7 +1222,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->verify = true;
 			break;
 		case 't':
+		case 'T':
 			o->trace_tlb = true;
+			o->no_trace = c == 'T';
 			break;
 		case 'D':
 			o->dir = optarg;
@@ -1325,8 +1330,8 @@ int main(int argc, char **argv)
 		sum += ns[i];
 	}
 	if (o.trace_tlb) {
-		tlb_traced = tlb_trace_setup();
-		if (!tlb_traced)
+		tlb_traced = !o.no_trace && tlb_trace_setup();
+		if (!tlb_traced && !o.no_trace)
 			ksft_print_msg("no tlb:tlb_flush trace event: TLB flushes not traced\n");
 		run_once(&o, o.runs, RUN_TLB);
 	}
