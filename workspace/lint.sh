@@ -61,6 +61,18 @@ for f in $added; do
 done
 [ -n "$added" ] && say "kernel-doc -Wall: $(echo "$added" | grep -vc '^tools/') added files checked"
 
+# --- the verify-unmap instrumentation still applies ---------------------------
+# make verify-unmap patches mm/rmap.c and mm/migrate.c of the tree with
+# workspace/mm-verify/verify-rmap-debug.patch; a change of their context
+# in the series would otherwise show only when someone runs it.
+vpatch=$REPO/workspace/mm-verify/verify-rmap-debug.patch
+if git -C "$TREE" apply --check "$vpatch" 2>"$OUT/verify-apply.txt"; then
+	say "verify-unmap: its instrumentation patch applies to the tree"
+else
+	say "verify-unmap: $vpatch does not apply to the tree ($OUT/verify-apply.txt)"
+	rc=1
+fi
+
 # --- documentation build ----------------------------------------------------
 # The Sphinx build of every Documentation/ directory in which the series
 # touches a .rst file (admin-guide, whose kernel-parameters.txt the series
