@@ -113,12 +113,11 @@ ICOUNT_FLOORS = {
 }
 
 
-def icount_goal(bench, size, arch):
-    """The goal of a point on an arch, or None."""
+def icount_goal(bench, size, arch, goals=ICOUNT_GOALS):
+    """The goal of a point on an arch in @goals, or None."""
     if arch not in ICOUNT_GOAL_ARCHES:
         return None
-    return (ICOUNT_GOALS.get((bench, size, arch)) or
-            ICOUNT_GOALS.get((bench, size, None)))
+    return goals.get((bench, size, arch)) or goals.get((bench, size, None))
 
 
 def goal_points(arches):
@@ -163,15 +162,12 @@ def goal_failures(rows, arches, known=None):
     return out
 
 
-def migration_goal(bench, size, arch):
-    """The migration and writeback points' goals, for the report's
+def target_goal(bench, size, arch):
+    """The goal of a migration or writeback point, for the report's
     targets."""
-    if bench == "mkclean":
-        if arch not in ICOUNT_GOAL_ARCHES:
-            return None
-        return (WRITEBACK_GOALS.get((bench, size, arch)) or
-                WRITEBACK_GOALS.get((bench, size, None)))
-    return icount_goal(bench, size, arch) if bench == "migrate" else None
+    if bench == "migrate":
+        return icount_goal(bench, size, arch)
+    return icount_goal(bench, size, arch, WRITEBACK_GOALS)
 
 
 def analyse(samples, resamples=BOOTSTRAP_RESAMPLES):

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Text and Markdown tables of the statistics, and how each cell is formatted."""
 
-from .analyse import REGRESSION_LIMIT, migration_goal
+from .analyse import REGRESSION_LIMIT, target_goal
 from .checks import ARM64_TLBI_PAGE, ARM64_TLBI_RANGE, tlbcount_sum
 from .parse import KERNELS
 
@@ -255,11 +255,12 @@ def against(row, goal, what):
     return "**below %s**" % what
 
 
-def migration_targets(rows, icount):
-    """The migration goals (instruction counts) against the first leg."""
+def goal_targets(rows, icount):
+    """The migration goals (instruction counts, against the first leg) and
+    the writeback goals."""
     out = []
     for r in rows:
-        goal = migration_goal(r["bench"], r["size_kb"], r["arch"])
+        goal = target_goal(r["bench"], r["size_kb"], r["arch"])
         if goal is None or r["speedup"] is None:
             continue
         how = against(r, goal, "the goal of %.3gx" % goal)
@@ -295,4 +296,4 @@ def targets(rows, icount=False):
                 out.append("- %s 4K MADV_PAGEOUT: speedup %s: %s." % (arch, fmt_ratio(r), how))
     if not out:
         out.append("- no MADV_PAGEOUT pair measured")
-    return out + migration_targets(rows, icount)
+    return out + goal_targets(rows, icount)

@@ -72,8 +72,6 @@
 #include "vm_util.h"
 
 #define PM_PFN_MASK		(BIT_ULL(55) - 1)
-#define KPF_COMPOUND_HEAD	BIT_ULL(15)
-#define KPF_COMPOUND_TAIL	BIT_ULL(16)
 
 static const char *dir;
 static char path[512];
@@ -477,8 +475,7 @@ static enum pb_result test_race(struct mk_case *c)
 		ksft_exit_fail_msg("pthread_create\n");
 	end = pb_now_ns() + race_secs * 1000000000ULL;
 	while (pb_now_ns() < end) {
-		if (msync(r.p, c->len, MS_SYNC))
-			ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+		msync_or_exit(r.p, c->len);
 		syncs++;
 	}
 	__atomic_store_n(&r.stop, true, __ATOMIC_RELAXED);
@@ -486,13 +483,7 @@ static enum pb_result test_race(struct mk_case *c)
 	ksft_print_msg("race %dkB: %lu msync() against %lu rounds of writes\n",
 		       c->kb, syncs, r.rounds);
 	pin_all();
-	if (msync(r.p, c->len, MS_SYNC))
-		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
-	ok = disk_ok(c, 0, c->npages, "race");
-	munmap(r.p, c->len);
-	drop_page_cache();
-	ok &= file_ok(c, "race");
-	close(c->fd);
+	ok = mk_finish(c, r.p, c->len, "race") == PB_PASS;
 	return ok && r.rounds && syncs ? PB_PASS : PB_FAIL;
 }
 
@@ -534,13 +525,8 @@ static enum pb_result test_softdirty(struct mk_case *c)
 	if (bad)
 		ksft_print_msg("softdirty %dkB: %zu of %zu pages wrong\n",
 			       c->kb, bad, c->npages);
-	if (!disk_ok(c, 0, c->npages, "softdirty"))
+	if (mk_finish(c, p, c->len, "softdirty") != PB_PASS)
 		bad++;
-	munmap(p, c->len);
-	drop_page_cache();
-	if (!file_ok(c, "softdirty"))
-		bad++;
-	close(c->fd);
 	free(pm);
 	return bad ? PB_FAIL : PB_PASS;
 }
@@ -701,8 +687,7 @@ static enum pb_result test_truncate(struct mk_case *c)
 	pthread_join(th, NULL);
 	signal(SIGBUS, SIG_DFL);
 	pin_all();
-	if (msync(t.p, c->len, MS_SYNC))
-		ksft_exit_fail_msg("msync: %s\n", strerror(errno));
+	msync_or_exit(t.p, c->len);
 	munmap(t.p, c->len);
 	drop_page_cache();
 	ksft_print_msg("truncate %dkB: %lu truncations against %lu rounds of writes, %lu SIGBUS\n",
@@ -753,17 +738,6 @@ static const struct {
 	{ "truncate", test_truncate },
 };
 
-/* The PMD size: a page cache folio of it is mapped by a PMD. */
-static size_t pmd_bytes(void)
-{
-	char buf[32];
-
-	if (pb_read_str("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
-			buf, sizeof(buf)))
-		return 2UL << 20;
-	return strtoul(buf, NULL, 0);
-}
-
 static bool wanted(const char *name, char **only, int nonly)
 {
 	int i;
@@ -777,6 +751,7 @@ static bool wanted(const char *name, char **only, int nonly)
 int main(int argc, char **argv)
 {
 	int sizes[PB_MAX_SIZES], nsizes = 0, nonly = 0, opt, i;
+	size_t pmd = read_pmd_pagesize();
 	char *only[16];
 	unsigned int k;
 
@@ -832,7 +807,8 @@ int main(int argc, char **argv)
 		struct mk_case c = { .kb = sizes[i] };
 
 		c.fsz = (size_t)sizes[i] * 1024;
-		if (c.fsz >= pmd_bytes()) {
+		/* A page cache folio of the PMD size is mapped by a PMD. */
+		if (pmd && c.fsz >= pmd) {
 			for (k = 0; k < ARRAY_SIZE(cases); k++)
 				if (wanted(cases[k].name, only, nonly))
 					ksft_test_result_skip("%s %dkB: PMD-mapped\n",
