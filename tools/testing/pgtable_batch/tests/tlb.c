@@ -853,15 +853,27 @@ static bool test_tlb_unfold_refold(void)
  * of a folio, as folio_mkclean() walks them: each present PTE that is
  * dirty or writable is cleared, flushed and written back clean and
  * write-protected.  With @batched, as the series does it: a run that
- * folio_rmap_pte_batch() counts with FPB_MKCLEAN (PTEs equal but for the
- * PFN, by pte_same(), within the walk) takes get_and_clear_ptes(), one
+ * folio_rmap_pte_batch() counts (PTEs equal but for the PFN, by
+ * pte_same(), within the walk) takes get_and_clear_ptes(), one
  * flush_tlb_range() and set_ptes(), a run of one the per-PTE code.
  * Without, the per-PTE code of 7.3: ptep_clear_flush() (ptep_get_and_clear()
- * and a flush of the page) and set_pte_at().  @noflush leaves the flushes
- * out, as a broken version would.  Returns the count folio_mkclean() adds.
+ * and a flush of the page) and set_pte_at().  @how other than MK_FLUSH
+ * breaks the flushes as a broken version would: left out, or issued
+ * without the barrier that completes them.  Returns the count
+ * folio_mkclean() adds.
  */
+enum mk_flush { MK_FLUSH, MK_NOFLUSH, MK_NOSYNC };
+
+static void mk_flush(unsigned int idx, unsigned int nr, enum mk_flush how)
+{
+	if (how == MK_FLUSH)
+		arch->flush_tlb_range(idx, nr);
+	else if (how == MK_NOSYNC)
+		arch->tlbbatch_add_pending(idx, nr);
+}
+
 static unsigned int tlb_replay_mkclean(unsigned int first, unsigned int n,
-				       bool batched, bool noflush)
+				       bool batched, enum mk_flush how)
 {
 	unsigned int i = first, end = first + n, cleaned = 0;
 
@@ -885,13 +897,11 @@ static unsigned int tlb_replay_mkclean(unsigned int first, unsigned int n,
 		}
 		if (nr == 1) {
 			pte = arch->ref_get_and_clear_full_ptes(i, 1, 0);
-			if (!noflush)
-				arch->flush_tlb_range(i, 1);
+			mk_flush(i, 1, how);
 			arch->set_pte_at(i, arch->mkclean(pte));
 		} else {
 			pte = arch->get_and_clear_full_ptes(i, nr, 0);
-			if (!noflush)
-				arch->flush_tlb_range(i, nr);
+			mk_flush(i, nr, how);
 			arch->set_ptes(i, arch->mkclean(pte), nr);
 		}
 		cleaned += nr;
@@ -910,13 +920,13 @@ struct tlb_mkclean_outcome {
 };
 
 static void tlb_mkclean_run(unsigned int first, unsigned int n, bool batched,
-			    bool noflush, struct tlb_mkclean_outcome *o)
+			    enum mk_flush how, struct tlb_mkclean_outcome *o)
 {
 	unsigned int i;
 
 	arch->tlb_reset();
 	model_reset_counts();
-	o->cleaned = tlb_replay_mkclean(first, n, batched, noflush);
+	o->cleaned = tlb_replay_mkclean(first, n, batched, how);
 	o->counts = model_counts;
 	o->violations = model_tlb.violations;
 	o->writable = -1;
@@ -999,13 +1009,14 @@ static const enum pb_fold mkclean_folds[] = {
  * count the same, break no break-before-make rule, leave no translation
  * of the walk writable, unfold only the folded blocks the walk covers
  * partially and keep every block it covers whole folded, and issue no
- * more TLB invalidations.  @noflush instead requires the model to report
- * a translation left writable whenever a PTE was writable, and, where the
- * batched replay's set_ptes() folds a block that was not folded (arm64), a
- * break-before-make violation: PTE_CONT entries written over translations
- * no flush removed (counted in *@bbm).
+ * more TLB invalidations.  A broken @how (no flush, or a flush not
+ * completed) instead requires the model to report a translation left
+ * writable whenever a PTE was writable, and, where the batched replay's
+ * set_ptes() folds a block that was not folded (arm64), a break-before-make
+ * violation: PTE_CONT entries written over translations no completed
+ * invalidation removed (counted in *@bbm).
  */
-static bool tlb_run_mkclean(bool noflush, unsigned long *cases,
+static bool tlb_run_mkclean(enum mk_flush how, unsigned long *cases,
 			    unsigned long *caught, unsigned long *bbm)
 {
 	const unsigned int dim[] = {
@@ -1041,13 +1052,15 @@ static bool tlb_run_mkclean(bool noflush, unsigned long *cases,
 		memcpy(saved, model_pt, sizeof(saved));
 		snprintf(what, sizeof(what),
 			 "mkclean%s: walk of %u PTEs from %u, folio %s, folded %s, attrs %s",
-			 noflush ? " without flush" : "", n, first,
+			 how == MK_NOFLUSH ? " without flush" :
+			 how == MK_NOSYNC ? " without completing the flush" : "",
+			 n, first,
 			 exact ? "exact" : "inside", fold_name[fold],
 			 mkclean_pat_name[v[2]]);
 		(*cases)++;
 
-		if (noflush) {
-			tlb_mkclean_run(first, n, true, true, &b);
+		if (how != MK_FLUSH) {
+			tlb_mkclean_run(first, n, true, how, &b);
 			/*
 			 * Only a block folded again on the way (which
 			 * break-before-make flushes) may lose the stale
@@ -1086,9 +1099,9 @@ static bool tlb_run_mkclean(bool noflush, unsigned long *cases,
 			continue;
 		}
 
-		tlb_mkclean_run(first, n, true, false, &b);
+		tlb_mkclean_run(first, n, true, MK_FLUSH, &b);
 		memcpy(model_pt, saved, sizeof(saved));
-		tlb_mkclean_run(first, n, false, false, &r);
+		tlb_mkclean_run(first, n, false, MK_FLUSH, &r);
 
 		if (b.violations || r.violations) {
 			fprintf(stderr, "%s: %s: %s replay: %s\n", arch->name,
@@ -1131,15 +1144,15 @@ static bool test_tlb_mkclean(void)
 	struct tlb_mkclean_outcome b, r;
 	unsigned int first = 2 * PB_BLOCK;
 
-	ASSERT_TRUE(tlb_run_mkclean(false, &cases, &caught, &bbm));
+	ASSERT_TRUE(tlb_run_mkclean(MK_FLUSH, &cases, &caught, &bbm));
 
 	/* The headline case: a dirty folio of two blocks, mapped folded. */
 	pb_clear_table();
 	pb_map(first, 2 * PB_BLOCK, PB_FOLD_ALL, PB_PAT_DIRTY);
-	tlb_mkclean_run(first, 2 * PB_BLOCK, true, false, &b);
+	tlb_mkclean_run(first, 2 * PB_BLOCK, true, MK_FLUSH, &b);
 	pb_clear_table();
 	pb_map(first, 2 * PB_BLOCK, PB_FOLD_ALL, PB_PAT_DIRTY);
-	tlb_mkclean_run(first, 2 * PB_BLOCK, false, false, &r);
+	tlb_mkclean_run(first, 2 * PB_BLOCK, false, MK_FLUSH, &r);
 	ASSERT_EQ(b.counts.tlbi, 1UL);
 	printf("%s, mkclean: %lu cases; a dirty folio of %u PTEs, folded: per-PTE %lu TLBI calls, %lu unfolds; batched %lu, %lu\n",
 	       arch->name, cases, 2 * PB_BLOCK, r.counts.tlbi,
@@ -1148,20 +1161,32 @@ static bool test_tlb_mkclean(void)
 }
 
 /*
- * Without the flush, a write permission outlives the walk in the TLB, and
- * on arm64 a block folded by set_ptes() breaks break-before-make.
+ * Without the flush, or with its invalidation issued but not completed
+ * (no dsb(ish) after the TLBI on arm64), a write permission outlives the
+ * walk in the TLB, and on arm64 a block folded by set_ptes() breaks
+ * break-before-make.
  */
-static bool test_tlb_mkclean_noflush(void)
+static bool tlb_mkclean_broken(enum mk_flush how, const char *what)
 {
 	unsigned long cases = 0, caught = 0, bbm = 0;
 
-	ASSERT_TRUE(tlb_run_mkclean(true, &cases, &caught, &bbm));
+	ASSERT_TRUE(tlb_run_mkclean(how, &cases, &caught, &bbm));
 	ASSERT_NE(caught, 0UL);
 	if (arch->cont_ptes > 1)
 		ASSERT_NE(bbm, 0UL);
-	printf("%s, mkclean without flush: %lu cases, %lu with a translation left writable, %lu with a block folded over stale translations, as expected\n",
-	       arch->name, cases, caught, bbm);
+	printf("%s, mkclean %s: %lu cases, %lu with a translation left writable, %lu with a block folded over stale translations, as expected\n",
+	       arch->name, what, cases, caught, bbm);
 	return true;
+}
+
+static bool test_tlb_mkclean_noflush(void)
+{
+	return tlb_mkclean_broken(MK_NOFLUSH, "without flush");
+}
+
+static bool test_tlb_mkclean_nosync(void)
+{
+	return tlb_mkclean_broken(MK_NOSYNC, "without completing the flush");
 }
 
 static void run_tlb_tests(int *num_tests, int *num_fail)
@@ -1183,4 +1208,5 @@ static void run_tlb_tests(int *num_tests, int *num_fail)
 	TEST(tlb_migrate_partial);
 	TEST(tlb_mkclean);
 	TEST(tlb_mkclean_noflush);
+	TEST(tlb_mkclean_nosync);
 }
